@@ -1,0 +1,104 @@
+# Cache-aware scheduling v2: build, boot-test, check and benchmark the series.
+# 'make help' lists the targets and variables.
+
+SHELL      := /bin/bash
+BUILD      ?= build
+SERIES     ?= none
+CONFIG     ?= base
+TOPOLOGY   ?= 2x2x4
+TESTS      ?= *
+EXTRA      ?=
+TIMEOUT    ?= 900
+FORCE      ?= 0
+APPEND     ?=
+
+KUNIT_PY   := $(abspath $(BUILD))/linux-base/tools/testing/kunit/kunit.py
+export TIMEOUT APPEND KUNIT_PY
+
+SRC        := $(BUILD)/src-$(SERIES)
+OUT        := $(BUILD)/out-$(SERIES)$(if $(filter base,$(CONFIG)),,-$(CONFIG))
+BZIMAGE    := $(OUT)/arch/x86/boot/bzImage
+FRAGMENTS  := qemu/configs/base.config $(if $(filter base,$(CONFIG)),,qemu/configs/$(CONFIG).config)
+GUEST      := $(BUILD)/guest
+GUEST_SRCS := $(wildcard tests/*.c)
+GUEST_BINS := $(patsubst tests/%.c,$(GUEST)/%,$(GUEST_SRCS))
+SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
+INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
+LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
+
+.PHONY: help deps tree kernel guest initramfs boot-test run selftest test clean distclean FORCE
+
+help:
+	@echo 'Cache-aware scheduling v2 for Linux 6.12 (Debian linux-source-6.12)'
+	@echo
+	@echo 'Targets:'
+	@echo '  deps        install every needed package with apt-get (pinned kernel base)'
+	@echo '  tree        extract the base into $$(BUILD)/linux-base and apply series-$$(SERIES)'
+	@echo '  kernel      build bzImage for $$(SERIES) in $$(BUILD)/out-$$(SERIES)[-$$(CONFIG)]'
+	@echo '  guest       build the static guest test programs from tests/*.c'
+	@echo '  boot-test   build what is missing, boot every $$(TOPOLOGY), run the guest tests;'
+	@echo '              fails on a failed or missing result, a timeout or a kernel splat'
+	@echo '  run         boot the guest to an interactive shell (leave with reboot -f)'
+	@echo '  selftest    prove the harness catches failures (splat patterns, a panic,'
+	@echo '              a not-ok test, a wrong topology, a hang)'
+	@echo '  test        what CI runs: selftest, then boot-test on the four topologies'
+	@echo '  clean       remove logs, guest programs and initramfs images'
+	@echo '  distclean   remove $$(BUILD) (refuses if a source tree has local changes)'
+	@echo
+	@echo 'Variables (current value):'
+	@echo '  SERIES=$(SERIES)      none (unpatched), v1 or v2'
+	@echo '  CONFIG=$(CONFIG)      base (qemu/configs/base.config on tinyconfig)'
+	@echo '  TOPOLOGY=$(TOPOLOGY)  NxLxC[xT]: nodes x LLCs/node x cores/LLC [x threads/core];'
+	@echo '                    several, space separated, boot one after another'
+	@echo '  TESTS=$(TESTS)        shell glob of guest test names, or none'
+	@echo '  EXTRA=dir         copied to /extra in the guest; /extra/run runs after the tests'
+	@echo '  TIMEOUT=$(TIMEOUT)     seconds one boot may take before it is killed and failed'
+	@echo '  APPEND=...        extra kernel command line'
+	@echo '  BUILD=$(BUILD)      build folder (ignored by git)'
+	@echo '  FORCE=1           let tree discard local changes in $$(BUILD)/src-$$(SERIES)'
+	@echo '  ICOUNT=0          run QEMU without -icount (default on, see README)'
+
+deps:
+	@qemu/deps.sh
+
+tree:
+	@qemu/tree.sh $(BUILD) $(SERIES) $(FORCE)
+
+kernel: tree
+	@qemu/kernel.sh $(SRC) $(OUT) $(FRAGMENTS)
+
+$(SELFTESTS)/kselftest_harness.h:
+	@qemu/tree.sh $(BUILD) none $(FORCE)
+
+$(GUEST)/%: tests/%.c $(wildcard tests/lib/*.h) $(SELFTESTS)/kselftest_harness.h
+	@mkdir -p $(GUEST)
+	gcc -static -O2 -Wall -Werror -D_GNU_SOURCE -pthread -Itests -I$(SELFTESTS) -o $@ $< -lm
+
+guest: $(GUEST_BINS)
+
+initramfs: guest
+	@qemu/initramfs.sh $(INITRAMFS) $(GUEST) $(EXTRA)
+
+boot-test: kernel initramfs
+	@qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
+
+run: kernel initramfs
+	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(firstword $(TOPOLOGY)) $(LOGS)/run shell $(APPEND)
+
+selftest: kernel initramfs
+	@qemu/selftest.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)
+
+test: selftest
+	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="2x2x4 1x4x2 2x1x4 1x2x2x2"
+
+clean:
+	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/initramfs-*.cpio.gz
+
+distclean:
+	@for t in $(BUILD)/src-*/; do \
+		[ -d "$$t" ] || continue; \
+		if [ -n "$$(git -C $$t status --porcelain --untracked-files=no 2>/dev/null)" ] && [ "$(FORCE)" != 1 ]; then \
+			echo "distclean: $$t has local changes; commit them or use FORCE=1" >&2; exit 1; \
+		fi; \
+	done
+	rm -rf $(BUILD)

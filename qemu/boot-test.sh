@@ -1,0 +1,34 @@
+#!/bin/bash
+# Boot one kernel on one or more topologies and decide each run.
+#
+#   qemu/boot-test.sh KERNEL INITRAMFS LOGROOT TESTS "TOPOLOGY..."
+#
+# Prints the guest's KTAP and a verdict per topology; exits non-zero if
+# any topology failed.
+set -eu
+
+kernel=$1 initrd=$2 logroot=$3 tests=$4 topos=$5
+top=$(cd "$(dirname "$0")/.." && pwd)
+rc=0 summary= npass=0 nfail=0
+for topo in $topos; do
+	"$top/qemu/topology.sh" "$topo" 1 >/dev/null || exit 2
+	dir=$logroot/$topo
+	echo "boot-test: booting $topo (time limit ${TIMEOUT:-600}s; logs in $dir)"
+	start=$(date +%s)
+	qrc=0
+	"$top/qemu/run.sh" "$kernel" "$initrd" "$topo" "$dir" test \
+		"cas.tests=$tests" "cas.timeout=${GUEST_TIMEOUT:-300}" $APPEND || qrc=$?
+	secs=$(( $(date +%s) - start ))
+	[ -f "$dir/results.log" ] && tr -d '\r' <"$dir/results.log"
+	if "$top/qemu/verdict.sh" "$dir" "$qrc"; then
+		summary="$summary\n  PASS  $topo (${secs}s)"
+		npass=$((npass + 1))
+	else
+		nfail=$((nfail + 1))
+		summary="$summary\n  FAIL  $topo (${secs}s, logs in $dir)"
+		rc=1
+	fi
+done
+printf "boot-test summary:$summary\n"
+echo "boot-test: $npass passed, $nfail failed"
+exit $rc

@@ -1,0 +1,51 @@
+#!/bin/bash
+# Build bzImage for one series out of tree, with ccache.
+#
+#   qemu/kernel.sh SRC OUT FRAGMENT...
+#
+# The .config is x86_64 tinyconfig with the fragments merged on top; any
+# fragment option that Kconfig did not keep as written is an error.
+set -eu
+
+src=$1 out=$2; shift 2
+top=$(cd "$(dirname "$0")/.." && pwd)
+die() { printf 'kernel: error: %s\n' "$*" >&2; exit 1; }
+
+[ -f "$src/Makefile" ] || die "$src is not a kernel tree (run 'make tree')"
+command -v ccache >/dev/null || die "ccache not found: install package ccache (run 'make deps')"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+: "${CCACHE_DIR:=$top/build/ccache}"
+export CCACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_BASEDIR=$top/build
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' KBUILD_BUILD_USER=cas KBUILD_BUILD_HOST=qemu
+kmake() { make -s -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" "$@"; }
+
+# Regenerate the config only when a fragment (or the tree's Kconfig) changed.
+want=$(cat "$@" "$src/.series-stamp" 2>/dev/null | sha1sum | cut -c1-12)
+if [ "$(cat "$out/.fragment-stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
+	kmake tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null
+	kmake olddefconfig >/dev/null
+	bad=0
+	for f in "$@"; do
+		grep -E '^(# )?CONFIG_[A-Z0-9_]+( is not set|=.*)$' "$f" | while read -r line; do
+			case $line in
+			"# "*) opt=${line#\# }; opt=${opt%% *}
+			       ! grep -q "^$opt=" "$out/.config" || echo "$opt"
+			       ;;
+			*)     grep -qxF "$line" "$out/.config" || echo "${line%%=*}" ;;
+			esac
+		done
+	done >"$out/.config-missed"
+	if [ -s "$out/.config-missed" ]; then
+		while read -r opt; do
+			printf 'kernel: error: %s: wanted "%s", got "%s"\n' "$opt" \
+				"$(grep -h -E "(^|# )$opt[= ]" "$@" | head -1)" \
+				"$(grep -E "(^|# )$opt[= ]" "$out/.config" || echo 'not set (dependency missing?)')" >&2
+		done <"$out/.config-missed"
+		exit 1
+	fi
+	echo "$want" >"$out/.fragment-stamp"
+fi
+kmake bzImage
+echo "kernel: $out/arch/x86/boot/bzImage"

@@ -1,0 +1,82 @@
+#!/bin/bash
+# Harness self-test: the verdict must catch every kind of failure.
+#
+#   qemu/selftest.sh KERNEL INITRAMFS BUILD
+#
+# Host-only cases feed fixture logs to qemu/verdict.sh; boot cases run the
+# real kernel with a deliberately broken guest. Prints KTAP.
+set -eu
+
+kernel=$1 initrd=$2 build=$3
+top=$(cd "$(dirname "$0")/.." && pwd)
+fx=$top/tests/harness
+work=$build/logs/selftest
+rm -rf "$work"; mkdir -p "$work"
+n=0 failed=0
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 5 + 5 ))
+echo "KTAP version 1"
+echo "1..$plan"
+
+# expect PASS|FAIL NAME DIR [QEMU_EXIT]
+expect() {
+	local want=$1 name=$2 dir=$3 qrc=${4:-0} got=PASS
+	n=$((n + 1))
+	"$top/qemu/verdict.sh" "$dir" "$qrc" >"$dir/verdict.out" 2>&1 || got=FAIL
+	if [ "$got" = "$want" ]; then
+		echo "ok $n $name"
+	else
+		sed 's/^/    # /' "$dir/verdict.out"
+		echo "not ok $n $name # verdict said $got, expected $want"
+		failed=$((failed + 1))
+	fi
+}
+
+fixture() {
+	local d=$work/$1
+	mkdir -p "$d"
+	cp "$fx/clean-console.log" "$d/console.log"
+	cp "$fx/good-results.log" "$d/results.log"
+	echo "$d"
+}
+
+# Host-only: a clean log (with the trace_printk() banner) passes ...
+expect PASS fixture-clean "$(fixture clean)"
+# ... and each splat header alone fails it.
+i=0
+while IFS= read -r line; do
+	case $line in "#"*|"") continue ;; esac
+	i=$((i + 1))
+	d=$(fixture "splat$i")
+	printf '%s\n' "$line" >>"$d/console.log"
+	expect FAIL "fixture-splat: ${line#*] }" "$d"
+done <"$fx/splats.txt"
+d=$(fixture notok); sed -i 's/^ok 2 extra/not ok 2 extra/' "$d/results.log"
+expect FAIL fixture-not-ok "$d"
+d=$(fixture truncated); sed -i '/^ok 2 extra/,$d' "$d/results.log"
+expect FAIL fixture-missing-result "$d"
+d=$(fixture noplan); sed -i '/^1\.\./d' "$d/results.log"
+expect FAIL fixture-no-plan "$d"
+d=$(fixture timeout)
+expect FAIL fixture-timeout "$d" 124
+d=$(fixture empty); : >"$d/results.log"
+expect FAIL fixture-no-results "$d"
+
+# Boot cases: the real kernel and a guest that goes wrong on purpose.
+boot() {
+	local want=$1 name=$2 extra=$3 topo=$4 tests=$5; shift 5
+	local d=$work/$name qrc=0 img=$work/$name.cpio.gz
+	"$top/qemu/initramfs.sh" "$img" "$build/guest" $extra
+	TIMEOUT=${BOOT_TIMEOUT:-300} "$top/qemu/run.sh" "$kernel" "$img" "$topo" "$d" test \
+		"cas.tests=$tests" "$@" || qrc=$?
+	expect "$want" "boot-$name" "$d" "$qrc"
+}
+boot PASS extra-runs "$fx/extra-pass" 2x2x4 none
+grep -q 'hello from /extra on 16 CPUs' "$work/extra-runs/results.log" ||
+	{ echo "# /extra/run output missing from results"; failed=$((failed + 1)); }
+boot FAIL wrong-topology "" 2x2x4 topology cas.topology=2x2x2
+boot FAIL not-ok "$fx/extra-notok" 2x2x4 none
+boot FAIL panic "$fx/extra-panic" 2x2x4 none
+BOOT_TIMEOUT=60 boot FAIL hang "$fx/extra-hang" 2x2x4 none
+
+echo "selftest: $((n - failed)) passed, $failed failed"
+[ "$failed" = 0 ]

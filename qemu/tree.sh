@@ -1,0 +1,97 @@
+#!/bin/bash
+# Prepare the kernel source tree for one series.
+#
+#   qemu/tree.sh BUILD SERIES [FORCE]
+#
+# BUILD/linux-base  Debian's linux-source tarball, extracted once, as a git
+#                   repository whose first commit is the unmodified base.
+# BUILD/src-SERIES  a git worktree of that repository with series-SERIES/*.patch
+#                   applied by `git am` (SERIES=none: the base itself).
+#
+# A tree with local changes is never reset unless FORCE=1.
+set -eu
+
+build=$1 series=$2 force=${3:-0}
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/qemu/base.env"
+
+die() { printf 'tree: error: %s\n' "$*" >&2; exit 1; }
+say() { printf 'tree: %s\n' "$*"; }
+
+case $series in
+none) patches= ;;
+v1|v2) patches=$(ls "$top"/series-"$series"/[0-9]*.patch 2>/dev/null || true)
+       [ -n "$patches" ] || die "series-$series/ has no numbered patches" ;;
+*) die "unknown SERIES '$series' (use none, v1 or v2)" ;;
+esac
+
+mkdir -p "$build"
+base=$build/linux-base
+if ! git -C "$base" rev-parse -q --verify base >/dev/null 2>&1; then
+	[ -r "$BASE_TARBALL" ] ||
+		die "$BASE_TARBALL not found: install package $BASE_PACKAGE=$BASE_VERSION (run 'make deps')"
+	have=$(dpkg-query -W -f '${Version}' "$BASE_PACKAGE" 2>/dev/null || true)
+	[ "$have" = "$BASE_VERSION" ] ||
+		die "$BASE_PACKAGE is '${have:-not installed}', the project is pinned to $BASE_VERSION (run 'make deps')"
+	[ ! -e "$base" ] || die "$base exists but has no base commit (interrupted extraction?); remove it"
+	say "extracting $BASE_TARBALL (takes a minute)"
+	tmp=$build/.extract.$$
+	rm -rf "$tmp"; mkdir -p "$tmp"
+	tar -C "$tmp" -xf "$BASE_TARBALL"
+	mv "$tmp"/linux-source-* "$base"; rmdir "$tmp"
+	# The Debian tarball's top-level .gitignore ignores every top-level
+	# entry ('/*'), so nothing could be committed: drop those lines.
+	sed -i -e '/^\/\*$/d' -e '/^!\//d' "$base/.gitignore"
+	git -C "$base" init -q -b base
+	git -C "$base" add -A
+	GIT_AUTHOR_DATE=2000-01-01T00:00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00:00Z \
+	git -C "$base" -c user.name=base -c user.email=base@localhost \
+		commit -q -m "Debian $BASE_PACKAGE $BASE_VERSION" \
+		-m "Extracted from $BASE_TARBALL; top-level .gitignore '/*' lines dropped."
+	n=$(git -C "$base" ls-files | wc -l)
+	[ "$n" -gt 50000 ] || die "base commit holds only $n files: extraction went wrong"
+	say "base commit $(git -C "$base" rev-parse --short HEAD) ($n files)"
+fi
+
+src=$build/src-$series
+if [ "$series" = none ]; then
+	# The base checkout itself is the unpatched tree.
+	[ -e "$src" ] || ln -s linux-base "$src"
+	say "$src: unpatched base"
+	exit 0
+fi
+
+stamp=$(cat $patches | sha1sum | cut -c1-12)
+if [ -d "$src" ]; then
+	if [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
+		[ "$force" = 1 ] ||
+			die "$src has local changes; commit or stash them, or rerun with FORCE=1 to discard them"
+		say "FORCE=1: discarding local changes in $src"
+	fi
+	if [ "$(cat "$src/.series-stamp" 2>/dev/null)" = "$stamp" ] &&
+	   [ "$force" != 1 ]; then
+		say "$src: series-$series already applied ($stamp)"
+		exit 0
+	fi
+	git -C "$src" am --abort >/dev/null 2>&1 || true
+	git -C "$src" reset -q --hard base
+else
+	git -C "$base" worktree prune
+	git -C "$base" worktree add -q -f -B "series-$series" "$(cd "$build" && pwd)/src-$series" base
+fi
+
+rm -f "$src/.series-stamp"
+for p in $patches; do
+	if ! git -C "$src" -c user.name=tree -c user.email=tree@localhost \
+		am -q --keep-cr "$p" >"$build/am.log" 2>&1; then
+		printf 'tree: error: %s does not apply to %s\n' "${p#"$top"/}" "$BASE_VERSION" >&2
+		sed 's/^/  /' "$build/am.log" >&2
+		printf '  failing hunks:\n' >&2
+		git -C "$src" apply --check -v "$p" 2>&1 | grep -iE 'error|patch failed|checking patch' | sed 's/^/    /' >&2 || true
+		git -C "$src" am --abort >/dev/null 2>&1 || true
+		exit 1
+	fi
+	say "applied ${p#"$top"/}"
+done
+echo "$stamp" >"$src/.series-stamp"
+say "$src: series-$series applied ($stamp)"

@@ -1,0 +1,70 @@
+#!/bin/bash
+# Decide a boot test from its logs.
+#
+#   qemu/verdict.sh LOGDIR [QEMU_EXIT]
+#
+# Passes only if LOGDIR/results.log is one complete top-level KTAP run
+# (a plan, every result in order, the guest's closing "# cas: done"), no
+# result is "not ok", QEMU did not time out, and LOGDIR/console.log shows
+# no kernel splat (patterns in qemu/splats.txt).
+set -eu
+
+dir=$1 qrc=${2:-0}
+top=$(cd "$(dirname "$0")/.." && pwd)
+res=$dir/results.log con=$dir/console.log
+fail=0
+bad() { printf 'verdict: FAIL: %s\n' "$*"; fail=1; }
+
+[ "$qrc" != 124 ] || bad "QEMU killed after the time limit (guest hung?); see $con"
+[ -s "$con" ] || bad "empty console log $con (the kernel did not boot?)"
+
+if [ ! -s "$res" ]; then
+	bad "no results at all in $res"
+else
+	tr -d '\r' <"$res" >"$dir/results.ktap"
+	summary=$(awk '
+		/^KTAP version 1$/ { ktap = 1; next }
+		/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) + 0; planned = 1; next }
+		/^(not )?ok [0-9]+ / {
+			n++
+			num = ($1 == "not") ? $3 : $2
+			if (num != n) order = order " " num
+			if ($1 == "not") { nfail++; failed = failed " " ($1 == "not" ? $4 : $3) }
+			else if ($0 ~ / # SKIP/) nskip++
+			else npass++
+		}
+		/^# cas: done$/ { done = 1 }
+		END {
+			printf "%d %d %d %d %d %d %d|%s|%s\n", ktap, planned, plan, n,
+				npass, nfail, nskip, failed, order
+		}' "$dir/results.ktap")
+	read -r ktap planned plan n npass nfail nskip <<<"${summary%%|*}"
+	rest=${summary#*|}
+	failed=${rest%%|*} order=${rest#*|}
+	[ "$ktap" = 1 ] || bad "no 'KTAP version 1' header in $res"
+	[ "$planned" = 1 ] || bad "no test plan in $res"
+	[ "$n" = "$plan" ] || bad "planned $plan tests, got $n results (guest crashed or hung?)"
+	[ -z "$order" ] || bad "results out of order:$order"
+	[ "$nfail" = 0 ] || bad "failed tests:$failed"
+	grep -q '^# cas: done$' "$dir/results.ktap" || bad "the guest did not finish its test run"
+	printf 'verdict: %s tests: %s passed, %s failed, %s skipped\n' "$plan" "$npass" "$nfail" "$nskip"
+	grep -E '^ok [0-9]+ .* # SKIP' "$dir/results.ktap" | sed 's/^/verdict: skipped: /' || true
+	# Second opinion from the kernel's own KTAP parser.
+	kunit=${KUNIT_PY:-$top/build/linux-base/tools/testing/kunit/kunit.py}
+	if [ ! -f "$kunit" ]; then
+		bad "$kunit not found (run 'make tree'): cannot parse the results"
+	elif ! python3 "$kunit" parse "$(cd "$dir" && pwd)/results.ktap" >"$dir/kunit-parse.log" 2>&1; then
+		bad "kunit.py parse: $(tail -1 "$dir/kunit-parse.log" | sed 's/^\[[0-9:]*\] //')"
+	fi
+fi
+
+if [ -s "$con" ]; then
+	grep -v '^#' "$top/qemu/splats.txt" | grep -v '^$' >"$dir/.splat-patterns"
+	if grep -n -E -f "$dir/.splat-patterns" "$con" >"$dir/splats.log"; then
+		bad "kernel splat in $con:"
+		head -20 "$dir/splats.log" | sed 's/^/    /'
+	fi
+fi
+
+[ $fail = 0 ] && echo "verdict: PASS" || echo "verdict: FAIL (logs in $dir)"
+exit $fail
