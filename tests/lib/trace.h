@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* tracefs and sched debugfs helpers for guest tests. */
+#ifndef CAS_TRACE_H
+#define CAS_TRACE_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing"
+#define SCHED_DEBUGFS "/sys/kernel/debug/sched"
+
+/* Write a string to a file; 0 or -errno (as write() reported it). */
+static inline int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static inline int trace_event_exists(const char *event)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), TRACEFS "/events/sched/%s/enable", event);
+	return access(path, F_OK) == 0;
+}
+
+static inline int trace_event_enable(const char *event, int on)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), TRACEFS "/events/sched/%s/enable", event);
+	return write_str(path, on ? "1" : "0");
+}
+
+/* Stop tracing and empty the buffer. */
+static inline void trace_reset(void)
+{
+	write_str(TRACEFS "/tracing_on", "0");
+	write_str(TRACEFS "/trace", "");
+}
+
+static inline void trace_on(int on)
+{
+	write_str(TRACEFS "/tracing_on", on ? "1" : "0");
+}
+
+/* Does /sys/kernel/debug/sched/features list this feature (on or off)? */
+static inline int sched_feat_exists(const char *feat)
+{
+	char buf[4096], *p;
+	size_t len = strlen(feat);
+
+	if (read_str(SCHED_DEBUGFS "/features", buf, sizeof(buf)))
+		return 0;
+	for (p = strtok(buf, " "); p; p = strtok(NULL, " ")) {
+		if (!strncmp(p, "NO_", 3))
+			p += 3;
+		if (strlen(p) == len && !strncmp(p, feat, len))
+			return 1;
+	}
+	return 0;
+}
+
+static inline int sched_feat_set(const char *feat, int on)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s%s", on ? "" : "NO_", feat);
+	return write_str(SCHED_DEBUGFS "/features", buf);
+}
+
+/* The pid of a trace line: the number after the last '-' before " [". */
+static inline int trace_line_pid(const char *line)
+{
+	const char *br = strstr(line, " [");
+	const char *p;
+
+	if (!br)
+		return -1;
+	for (p = br - 1; p > line && *p != '-'; p--)
+		;
+	return *p == '-' ? atoi(p + 1) : -1;
+}
+
+#endif
+
+#ifndef CAS_TRACE_FIELDS
+#define CAS_TRACE_FIELDS
+/*
+ * Events in the trace buffer: the event name of a line ("sched_cache_scan"
+ * for "... sched_cache_scan: tgid=12 ..."), and its key=value fields.
+ */
+static inline int trace_is_event(const char *line, const char *event, const char **fields)
+{
+	size_t len = strlen(event);
+	const char *p = line;
+
+	while ((p = strstr(p, event))) {
+		if ((p == line || p[-1] == ' ') && p[len] == ':' && p[len + 1] == ' ') {
+			*fields = p + len + 2;
+			return 1;
+		}
+		p += len;
+	}
+	return 0;
+}
+
+/* The value of "key=" in fields, as a number; dflt if absent. */
+static inline long trace_field(const char *fields, const char *key, long dflt)
+{
+	size_t len = strlen(key);
+	const char *p = fields;
+
+	while ((p = strstr(p, key))) {
+		if ((p == fields || p[-1] == ' ') && p[len] == '=')
+			return strtol(p + len + 1, NULL, 10);
+		p += len;
+	}
+	return dflt;
+}
+
+/* The string value of "key=" (up to a space) copied into buf. */
+static inline const char *trace_field_str(const char *fields, const char *key,
+					  char *buf, size_t size)
+{
+	size_t len = strlen(key), n = 0;
+	const char *p = fields;
+
+	buf[0] = '\0';
+	while ((p = strstr(p, key))) {
+		if ((p == fields || p[-1] == ' ') && p[len] == '=') {
+			p += len + 1;
+			while (p[n] && p[n] != ' ' && p[n] != '\n' && n + 1 < size) {
+				buf[n] = p[n];
+				n++;
+			}
+			buf[n] = '\0';
+			break;
+		}
+		p += len;
+	}
+	return buf;
+}
+
+/* Call fn(fields, arg) for every line of the trace buffer with this event. */
+static inline long trace_each(const char *event,
+			      void (*fn)(const char *fields, void *arg), void *arg)
+{
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	char line[768];
+	const char *fields;
+	long n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (trace_is_event(line, event, &fields)) {
+			n++;
+			if (fn)
+				fn(fields, arg);
+		}
+	}
+	fclose(f);
+	return n;
+}
+#endif

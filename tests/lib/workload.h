@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Guest workload helpers: LLC map from sysfs, threads that are busy part
+ * of the time and record which LLC each of their runs landed on.
+ */
+#ifndef CAS_WORKLOAD_H
+#define CAS_WORKLOAD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include "lib/sysfs.h"
+
+struct llc_map {
+	int ncpus, nllc;
+	int llc_of[CAS_MAX_CPUS];	/* index 0..nllc-1 */
+	int first_cpu[CAS_MAX_CPUS];	/* the kernel's sd_llc_id of each LLC */
+};
+
+static inline int llc_map_read(struct llc_map *m)
+{
+	cpu_set_t online, s;
+	char path[160];
+
+	m->nllc = 0;
+	m->ncpus = read_cpulist("/sys/devices/system/cpu/online", &online);
+	if (m->ncpus <= 0)
+		return -1;
+	for (int cpu = 0; cpu < m->ncpus; cpu++) {
+		int idx, first = -1, k;
+
+		for (idx = 0; idx < 8; idx++) {
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, idx);
+			if (read_long(path, -1) == 3)
+				break;
+		}
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu, idx);
+		if (idx == 8 || read_cpulist(path, &s) <= 0)
+			return -1;
+		for (int c = 0; c < CAS_MAX_CPUS; c++)
+			if (CPU_ISSET(c, &s)) {
+				first = c;
+				break;
+			}
+		for (k = 0; k < m->nllc; k++)
+			if (m->first_cpu[k] == first)
+				break;
+		if (k == m->nllc)
+			m->first_cpu[m->nllc++] = first;
+		m->llc_of[cpu] = k;
+	}
+	return 0;
+}
+
+/* LLC index of the kernel's LLC id (first CPU of the LLC), or -1. */
+static inline int llc_index(const struct llc_map *m, int llc_id)
+{
+	for (int k = 0; k < m->nllc; k++)
+		if (m->first_cpu[k] == llc_id)
+			return k;
+	return -1;
+}
+
+static inline unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static inline void spin_ns(unsigned long long ns)
+{
+	unsigned long long end = now_ns() + ns;
+
+	while (now_ns() < end)
+		;
+}
+
+static inline void sleep_ns(unsigned long long ns)
+{
+	struct timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * A worker is busy for busy_ns, sleeps for sleep_ns, and after each wakeup
+ * notes its LLC while 'measuring' is set.
+ */
+struct worker {
+	pthread_t thread;
+	pid_t tid;
+	unsigned long long busy_ns, sleep_ns;
+	const struct llc_map *map;
+	atomic_int *measuring, *stop;
+	long samples[CAS_MAX_CPUS];
+	long changes;
+	int last_llc;
+};
+
+static inline void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	w->tid = syscall(SYS_gettid);
+	w->last_llc = -1;
+	while (!atomic_load(w->stop)) {
+		int cpu = sched_getcpu();
+		int llc = (cpu >= 0 && cpu < w->map->ncpus) ? w->map->llc_of[cpu] : -1;
+
+		if (atomic_load(w->measuring) && llc >= 0) {
+			w->samples[llc]++;
+			if (w->last_llc >= 0 && llc != w->last_llc)
+				w->changes++;
+			w->last_llc = llc;
+		} else {
+			w->last_llc = llc;
+		}
+		spin_ns(w->busy_ns);
+		sleep_ns(w->sleep_ns);
+	}
+	return NULL;
+}
+
+/* Placement figures over a set of workers. */
+struct placement {
+	long total, top;
+	int top_llc;
+	double share_pct, changes_per_s;
+};
+
+static inline void placement_of(struct worker *w, int n, int nllc, double secs,
+				struct placement *p)
+{
+	long per_llc[CAS_MAX_CPUS] = { 0 }, changes = 0;
+
+	p->total = p->top = 0;
+	p->top_llc = -1;
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < nllc; k++) {
+			per_llc[k] += w[i].samples[k];
+			p->total += w[i].samples[k];
+		}
+		changes += w[i].changes;
+	}
+	for (int k = 0; k < nllc; k++)
+		if (per_llc[k] > p->top) {
+			p->top = per_llc[k];
+			p->top_llc = k;
+		}
+	p->share_pct = p->total ? 100.0 * p->top / p->total : 0;
+	p->changes_per_s = secs > 0 ? changes / secs : 0;
+}
+
+#endif

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_cache: behaviour of v2 cache-aware scheduling, observed through its
+ * tracepoints (sched_cache_scan, sched_cache_pref_llc, sched_cache_steer),
+ * which name the process, so other processes cannot disturb the counts.
+ *
+ * Kernels without those tracepoints (unpatched, v1) skip every test.
+ */
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include "kselftest_harness.h"
+#include "lib/workload.h"
+#include "lib/trace.h"
+
+#define KNOBS	"/sys/kernel/debug/sched/cache/"
+
+static struct llc_map map;
+
+static int v2_ready(struct __test_metadata *_metadata)
+{
+	if (!trace_event_exists("sched_cache_scan"))
+		return 0;
+	if (llc_map_read(&map))
+		return 0;
+	write_str(TRACEFS "/buffer_size_kb", "4096");
+	return 1;
+}
+
+/* Does some NUMA node hold more than one LLC? (else v2 stays inert) */
+static int multi_llc_node(void)
+{
+	char path[128];
+	cpu_set_t s;
+
+	for (int n = 0; n < 8; n++) {
+		int llcs[CAS_MAX_CPUS] = { 0 }, nl = 0;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", n);
+		if (read_cpulist(path, &s) < 0)
+			break;
+		for (int c = 0; c < map.ncpus; c++)
+			if (CPU_ISSET(c, &s) && !llcs[map.llc_of[c]]++)
+				nl++;
+		if (nl > 1)
+			return 1;
+	}
+	return 0;
+}
+
+static void events(int on)
+{
+	trace_event_enable("sched_cache_scan", on);
+	trace_event_enable("sched_cache_pref_llc", on);
+	trace_event_enable("sched_cache_steer", on);
+}
+
+struct tally {
+	pid_t tgid;
+	long scans, steered, decisions, not_allowed, pref_changes;
+	long pref_votes[CAS_MAX_CPUS];
+	int last_pref;
+};
+
+static void on_scan(const char *f, void *arg)
+{
+	struct tally *t = arg;
+	int k;
+
+	if (trace_field(f, "tgid", -1) != t->tgid)
+		return;
+	t->scans++;
+	k = llc_index(&map, trace_field(f, "pref_llc", -1));
+	if (k >= 0)
+		t->pref_votes[k]++;
+}
+
+static void on_pref(const char *f, void *arg)
+{
+	struct tally *t = arg;
+
+	if (trace_field(f, "tgid", -1) != t->tgid)
+		return;
+	t->pref_changes++;
+	t->last_pref = llc_index(&map, trace_field(f, "new_llc", -1));
+}
+
+static void on_steer(const char *f, void *arg)
+{
+	struct tally *t = arg;
+	char r[32];
+
+	if (trace_field(f, "tgid", -1) != t->tgid)
+		return;
+	t->decisions++;
+	trace_field_str(f, "reason", r, sizeof(r));
+	t->steered += !strcmp(r, "steered");
+	t->not_allowed += !strcmp(r, "not_allowed");
+}
+
+static void tally(struct tally *t, pid_t tgid)
+{
+	memset(t, 0, sizeof(*t));
+	t->tgid = tgid;
+	t->last_pref = -1;
+	trace_each("sched_cache_scan", on_scan, t);
+	trace_each("sched_cache_pref_llc", on_pref, t);
+	trace_each("sched_cache_steer", on_steer, t);
+}
+
+/* The n-th CPU of LLC k */
+static int llc_cpu(int k, int n)
+{
+	for (int c = 0; c < map.ncpus; c++)
+		if (map.llc_of[c] == k && n-- == 0)
+			return c;
+	return -1;
+}
+
+static void llc_mask(int k, cpu_set_t *s)
+{
+	CPU_ZERO(s);
+	for (int c = 0; c < map.ncpus; c++)
+		if (map.llc_of[c] == k)
+			CPU_SET(c, s);
+}
+
+struct crew {
+	struct worker w[CAS_MAX_CPUS];
+	int n;
+	atomic_int measuring, stop;
+};
+
+static void crew_start(struct crew *c, int n, unsigned long long busy_ms,
+		       unsigned long long sleep_ms)
+{
+	memset(c, 0, sizeof(*c));
+	c->n = n;
+	for (int i = 0; i < n; i++) {
+		c->w[i] = (struct worker){ .busy_ns = busy_ms * 1000000ULL,
+					   .sleep_ns = sleep_ms * 1000000ULL, .map = &map,
+					   .measuring = &c->measuring, .stop = &c->stop };
+		pthread_create(&c->w[i].thread, NULL, worker_main, &c->w[i]);
+	}
+}
+
+static void crew_pin(struct crew *c, int i, const cpu_set_t *s)
+{
+	pthread_setaffinity_np(c->w[i].thread, sizeof(*s), s);
+}
+
+static void crew_stop(struct crew *c)
+{
+	atomic_store(&c->stop, 1);
+	for (int i = 0; i < c->n; i++)
+		pthread_join(c->w[i].thread, NULL);
+}
+
+/*
+ * Two threads pinned in LLC 1 and one in LLC 0: the scan must pick LLC 1,
+ * the one holding most of the occupancy (LLC 0 would also be the answer of
+ * a first-index tie-break, so it is the minority on purpose).
+ */
+TEST(pref_follows_majority)
+{
+	struct crew c;
+	struct tally t;
+	cpu_set_t s;
+
+	if (!v2_ready(_metadata) || !multi_llc_node())
+		SKIP(return, "needs v2 and a node with several LLCs");
+	trace_reset();
+	events(1);
+	trace_on(1);
+	crew_start(&c, 3, 4, 2);
+	CPU_ZERO(&s); CPU_SET(llc_cpu(1, 0), &s); crew_pin(&c, 0, &s);
+	CPU_ZERO(&s); CPU_SET(llc_cpu(1, 1), &s); crew_pin(&c, 1, &s);
+	CPU_ZERO(&s); CPU_SET(llc_cpu(0, 0), &s); crew_pin(&c, 2, &s);
+	sleep_ns(1500000000ULL);
+	trace_on(0);
+	crew_stop(&c);
+	events(0);
+	tally(&t, getpid());
+	ksft_print_msg("scans=%ld pref_changes=%ld last_pref=llc%d votes llc0=%ld llc1=%ld\n",
+		       t.scans, t.pref_changes, t.last_pref, t.pref_votes[0], t.pref_votes[1]);
+	ASSERT_LT(0, t.scans);
+	ASSERT_EQ(1, t.last_pref);
+	/* tolerance: the first scans may see only the first-started thread */
+	EXPECT_LE(t.pref_votes[0] * 10, t.scans) TH_LOG("LLC 0 picked in over 10%% of scans");
+}
+
+/* Scans per second of one process with n threads, over secs seconds */
+static double scan_rate(int n, double secs, long *scans)
+{
+	struct crew c;
+	struct tally t;
+	unsigned long long t0;
+	double el;
+
+	crew_start(&c, n, 3, 1);
+	sleep_ns(300000000ULL);
+	trace_reset();
+	events(1);
+	t0 = now_ns();
+	trace_on(1);
+	sleep_ns((unsigned long long)(secs * 1e9));
+	trace_on(0);
+	el = (now_ns() - t0) / 1e9;
+	crew_stop(&c);
+	events(0);
+	tally(&t, getpid());
+	*scans = t.scans;
+	return t.scans / el;
+}
+
+/*
+ * At most one scan per epoch per process, whatever its thread count.
+ * Tolerance: +10% and +2 scans for the epochs cut at both ends.
+ */
+TEST(scan_cost_bounded_per_mm)
+{
+	long epoch_ms, s2, s16;
+	double r2, r16, limit;
+
+	if (!v2_ready(_metadata) || !multi_llc_node())
+		SKIP(return, "needs v2 and a node with several LLCs");
+	epoch_ms = read_long(KNOBS "epoch_ms", 0);
+	ASSERT_LT(0, epoch_ms);
+	limit = 1000.0 / epoch_ms;
+	r2 = scan_rate(2, 2.0, &s2);
+	r16 = scan_rate(16, 2.0, &s16);
+	ksft_print_msg("scans_per_mm_per_s: 2 threads %.1f (%ld), 16 threads %.1f (%ld), limit %.1f (epoch %ld ms)\n",
+		       r2, s2, r16, s16, limit, epoch_ms);
+	EXPECT_LT(0, s2);
+	EXPECT_LT(0, s16);
+	EXPECT_LE(r2, limit * 1.1 + 1.0);
+	EXPECT_LE(r16, limit * 1.1 + 1.0);
+}
+
+/*
+ * Four threads, one per CPU of LLC 0, establish LLC 0 as the preference;
+ * then two threads confined to LLC 1 start. They are never seen outside
+ * their mask (exact: no tolerance), and their wakeups met the preference
+ * and stayed out ("not_allowed" decisions).
+ */
+TEST(affinity_respected)
+{
+	struct crew a, b;
+	struct tally t;
+	cpu_set_t s, allowed;
+	long outside = 0, samples = 0;
+
+	if (!v2_ready(_metadata) || !multi_llc_node())
+		SKIP(return, "needs v2 and a node with several LLCs");
+	trace_reset();
+	events(1);
+	trace_on(1);
+	crew_start(&a, 4, 4, 2);
+	for (int i = 0; i < 4; i++) {
+		CPU_ZERO(&s);
+		CPU_SET(llc_cpu(0, i), &s);
+		crew_pin(&a, i, &s);
+	}
+	sleep_ns(600000000ULL);
+	llc_mask(1, &allowed);
+	sched_setaffinity(0, sizeof(allowed), &allowed);
+	crew_start(&b, 2, 4, 2);
+	atomic_store(&b.measuring, 1);
+	sleep_ns(2000000000ULL);
+	atomic_store(&b.measuring, 0);
+	trace_on(0);
+	crew_stop(&b);
+	crew_stop(&a);
+	events(0);
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < map.nllc; k++) {
+			samples += b.w[i].samples[k];
+			if (k != 1)
+				outside += b.w[i].samples[k];
+		}
+	tally(&t, getpid());
+	ksft_print_msg("confined samples=%ld outside=%ld pref=llc%d not_allowed=%ld steered=%ld\n",
+		       samples, outside, t.last_pref, t.not_allowed, t.steered);
+	ASSERT_LT(0, samples);
+	EXPECT_EQ(0, outside);
+	EXPECT_EQ(0, t.last_pref);
+	EXPECT_LT(0, t.not_allowed);
+}
+
+static atomic_int rt_stop;
+
+static void *rt_loop(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 10 };
+
+	sched_setscheduler(0, SCHED_FIFO, &sp);
+	while (!atomic_load(&rt_stop)) {
+		spin_ns(6000000ULL);
+		sleep_ns(4000000ULL);
+	}
+	return NULL;
+}
+
+static unsigned long long thread_runtime(pid_t tid)
+{
+	char path[96], buf[128];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+	if (read_str(path, buf, sizeof(buf)))
+		return 0;
+	return strtoull(buf, NULL, 10);
+}
+
+/*
+ * One thread on CPU X of LLC 0 shares X with an RT task busy 60% of the
+ * time; one thread on CPU Y of LLC 1 alone, busy as much as it can get on
+ * X. Their runtimes are about equal, LLC 0's capacity is lower: the
+ * process must prefer LLC 1 (a first-index tie-break would say LLC 0).
+ * Tolerance: the runtimes must agree within 30% for the setup to count.
+ */
+TEST(capacity_weighting)
+{
+	pthread_t rt;
+	struct crew c;
+	struct tally t;
+	cpu_set_t s;
+	unsigned long long r0, r1;
+	double ratio;
+
+	if (!v2_ready(_metadata) || !multi_llc_node())
+		SKIP(return, "needs v2 and a node with several LLCs");
+	atomic_store(&rt_stop, 0);
+	pthread_create(&rt, NULL, rt_loop, NULL);
+	CPU_ZERO(&s); CPU_SET(llc_cpu(0, 0), &s);
+	pthread_setaffinity_np(rt, sizeof(s), &s);
+	/* X gets ~40% for the fair thread; Y's thread runs 40% by itself */
+	crew_start(&c, 2, 4, 6);
+	c.w[0].sleep_ns = 0;
+	crew_pin(&c, 0, &s);
+	CPU_ZERO(&s); CPU_SET(llc_cpu(1, 0), &s); crew_pin(&c, 1, &s);
+	sleep_ns(1000000000ULL);
+	trace_reset();
+	events(1);
+	trace_on(1);
+	r0 = thread_runtime(c.w[0].tid);
+	r1 = thread_runtime(c.w[1].tid);
+	sleep_ns(2000000000ULL);
+	r0 = thread_runtime(c.w[0].tid) - r0;
+	r1 = thread_runtime(c.w[1].tid) - r1;
+	trace_on(0);
+	crew_stop(&c);
+	atomic_store(&rt_stop, 1);
+	pthread_join(rt, NULL);
+	events(0);
+	tally(&t, getpid());
+	ratio = r1 ? (double)r0 / r1 : 0;
+	ksft_print_msg("runtime llc0=%.0fms llc1=%.0fms ratio=%.2f scans=%ld votes llc0=%ld llc1=%ld pref=llc%d\n",
+		       r0 / 1e6, r1 / 1e6, ratio, t.scans, t.pref_votes[0], t.pref_votes[1],
+		       t.last_pref >= 0 ? t.last_pref : (t.pref_votes[1] > t.pref_votes[0] ? 1 : 0));
+	ASSERT_LT(0.7, ratio) TH_LOG("setup: runtimes differ too much to compare");
+	ASSERT_GT(1.3, ratio) TH_LOG("setup: runtimes differ too much to compare");
+	ASSERT_LT(0, t.scans);
+	EXPECT_GT(t.pref_votes[1], 9 * t.pref_votes[0]) TH_LOG("LLC 0 chosen in over 10%% of scans");
+}
+
+/* Where every node has one LLC the static key keeps v2 inert. Exact. */
+TEST(inert_without_multi_llc_nodes)
+{
+	struct crew c;
+	long n;
+
+	if (!trace_event_exists("sched_cache_scan") || llc_map_read(&map))
+		SKIP(return, "needs v2");
+	if (multi_llc_node())
+		SKIP(return, "a node has several LLCs here: not the inert case");
+	trace_reset();
+	events(1);
+	trace_on(1);
+	crew_start(&c, 3, 4, 2);
+	sleep_ns(2000000000ULL);
+	crew_stop(&c);
+	trace_on(0);
+	events(0);
+	n = trace_each("sched_cache_scan", NULL, NULL) +
+	    trace_each("sched_cache_pref_llc", NULL, NULL) +
+	    trace_each("sched_cache_steer", NULL, NULL);
+	ksft_print_msg("cache-aware events with one LLC per node: %ld\n", n);
+	EXPECT_EQ(0, n);
+}
+
+/*
+ * Lifetime: a process of 4 busy threads (so its scan is pending or running)
+ * ends by exit, or by exec from one of its threads in turn. ROUNDS of each;
+ * any use-after-free or leak shows as a splat in the console, which fails
+ * the boot test.
+ */
+#define ROUNDS 1000
+
+static void *spin_forever(void *arg)
+{
+	for (;;)
+		spin_ns(1000000ULL);
+	return NULL;
+}
+
+struct exec_arg {
+	int who;
+	char **argv;
+};
+
+static void *exec_later(void *arg)
+{
+	struct exec_arg *a = arg;
+
+	spin_ns(12000000ULL);
+	execv("/proc/self/exe", a->argv);
+	_exit(3);
+}
+
+static int storm(int do_exec, char *self)
+{
+	char *argv[] = { self, "--noop", NULL };
+	int failed = 0;
+
+	for (int r = 0; r < ROUNDS; r++) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0) {
+			pthread_t t[4];
+			struct exec_arg a = { .argv = argv };
+
+			for (int i = 0; i < 3; i++)
+				pthread_create(&t[i], NULL, spin_forever, NULL);
+			if (!do_exec) {
+				spin_ns(12000000ULL);
+				_exit(0);
+			}
+			/* exec from the main thread or from thread r % 3 */
+			if (r % 4 == 3) {
+				spin_ns(12000000ULL);
+				execv("/proc/self/exe", argv);
+				_exit(3);
+			}
+			pthread_create(&t[3], NULL, exec_later, &a);
+			for (;;)
+				spin_ns(1000000ULL);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+		    WEXITSTATUS(st) != 0)
+			failed++;
+	}
+	return failed;
+}
+
+FIXTURE(storm) {
+	char self[256];
+};
+
+FIXTURE_SETUP(storm)
+{
+	ssize_t n;
+
+	if (!v2_ready(_metadata) || !multi_llc_node())
+		SKIP(return, "needs v2 and a node with several LLCs");
+	n = readlink("/proc/self/exe", self->self, sizeof(self->self) - 1);
+	ASSERT_LT(0, n);
+	self->self[n] = '\0';
+	trace_reset();
+	trace_event_enable("sched_cache_scan", 1);
+	trace_on(1);
+}
+
+FIXTURE_TEARDOWN(storm)
+{
+	trace_on(0);
+	trace_event_enable("sched_cache_scan", 0);
+}
+
+static void storm_check(struct __test_metadata *_metadata, const char *what, int failed)
+{
+	long scans = trace_each("sched_cache_scan", NULL, NULL);
+
+	ksft_print_msg("%d %s rounds, %d failed, %ld scans ran meanwhile\n",
+		       ROUNDS, what, failed, scans);
+	EXPECT_EQ(0, failed);
+	/* the storm did overlap scans */
+	EXPECT_LT(0, scans);
+}
+
+TEST_F_TIMEOUT(storm, exit_while_scans_pending, 240)
+{
+	storm_check(_metadata, "exit", storm(0, self->self));
+}
+
+TEST_F_TIMEOUT(storm, exec_while_scans_pending, 240)
+{
+	storm_check(_metadata, "exec", storm(1, self->self));
+}
+
+/* Every knob refuses bad input with -EINVAL and keeps its value. Exact. */
+TEST(knobs_reject_bad_input)
+{
+	static const char * const knobs[] = { "epoch_ms", "timeout_epochs", "switch_margin_pct",
+					      "switch_scans", "overagg_util_pct", "overagg_nr_pct" };
+	static const char * const bad[] = { "-1", "abc", "99999999999999", "", "12x", "1000000" };
+	char path[128];
+
+	if (!trace_event_exists("sched_cache_scan"))
+		SKIP(return, "needs v2");
+	for (size_t k = 0; k < sizeof(knobs) / sizeof(knobs[0]); k++) {
+		long before;
+
+		snprintf(path, sizeof(path), KNOBS "%s", knobs[k]);
+		before = read_long(path, -1);
+		ASSERT_LE(0, before) TH_LOG("%s missing", knobs[k]);
+		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+			EXPECT_EQ(-EINVAL, write_str(path, bad[b])) TH_LOG("%s <- '%s'", knobs[k], bad[b]);
+			EXPECT_EQ(before, read_long(path, -2)) TH_LOG("%s changed by '%s'", knobs[k], bad[b]);
+		}
+		/* zero: invalid except for the margin */
+		if (strcmp(knobs[k], "switch_margin_pct")) {
+			EXPECT_EQ(-EINVAL, write_str(path, "0")) TH_LOG("%s <- 0", knobs[k]);
+		}
+		/* a good value is taken, and the old one restored */
+		snprintf(path, sizeof(path), KNOBS "%s", knobs[k]);
+		{
+			char v[32];
+
+			snprintf(v, sizeof(v), "%ld", before);
+			EXPECT_EQ(0, write_str(path, "7"));
+			EXPECT_EQ(7, read_long(path, -1));
+			EXPECT_EQ(0, write_str(path, v));
+			EXPECT_EQ(before, read_long(path, -1));
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	/* the exec storm's new image */
+	if (argc > 1 && !strcmp(argv[1], "--noop"))
+		return 0;
+	return test_harness_run(argc, argv);
+}

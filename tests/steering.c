@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * steering: is cache-aware scheduling active, and what does it do?
+ *
+ * A process with NTHREADS threads, each busy BUSY_MS then asleep SLEEP_MS,
+ * is started on an idle machine, so fork balancing spreads it over several
+ * LLCs. It runs once with the SCHED_CACHE feature on and once with it off
+ * (NO_SCHED_CACHE in /sys/kernel/debug/sched/features). For each setting the
+ * test prints the share of the threads' samples in their top LLC and the
+ * LLC changes per second, and counts from the trace buffer:
+ *   - scans of the process's occupancy and the LLC they pick,
+ *   - wakeups that moved a task to another LLC, and those into the
+ *     preferred LLC ("steered").
+ * It asserts that the scan runs and picks an LLC, and that wakeups are
+ * steered there with the feature on only (off: at most a quarter as many,
+ * and at most STEER_OFF_MAX, since other wakeups may cross LLCs too).
+ * It does not assert aggregation: that is the load balancer's test.
+ *
+ * v1 (series-v1) is recognised by its tracepoints sched_select_task_rq and
+ * sched_attach_task and its trace_printk() lines in task_cache_work().
+ * v2 (series-v2) by its tracepoints sched_cache_scan, sched_cache_pref_llc,
+ * sched_cache_steer and sched_cache_migrate, which name the process, so
+ * with the feature off v2 must show no scan and no steered wakeup at all.
+ * A kernel without the SCHED_CACHE feature skips.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "kselftest.h"
+#include "lib/workload.h"
+#include "lib/trace.h"
+
+#define NTHREADS	3
+#define BUSY_MS		4
+#define SLEEP_MS	2
+#define WARMUP_S	1
+#define MEASURE_S	3
+#define STEER_ON_MIN	10	/* steered wakeups needed to call it steering */
+#define STEER_OFF_MAX	5	/* tolerance for cross-LLC wakeups of others */
+/* v1 ignores an LLC whose average occupancy is below NICE_0_LOAD >> EPOCH_OLD */
+#define V1_MIN_OCC	((1L << 20) >> 5)
+
+struct counts {
+	long scan_lines, scans, picks[CAS_MAX_CPUS];
+	long select, xllc_wakeups, steered, attach, xllc_attach;
+	long overloaded, numa, not_allowed;
+	int pref;
+};
+
+static int is_v2;
+
+static struct llc_map map;
+static struct worker workers[NTHREADS];
+
+static int our_tid(int pid)
+{
+	for (int i = 0; i < NTHREADS; i++)
+		if (workers[i].tid == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * v1 prints, per scan, one "(llc) a_occ: A m_a_occ: M" line per LLC from the
+ * task running the scan; the LLC where A became the running maximum M is
+ * the pick of that scan (if M is not below V1_MIN_OCC).
+ */
+static void parse_trace(struct counts *c)
+{
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	char line[512];
+	long seen = 0, best_occ = 0;
+	int best = -1, k;
+
+	memset(c, 0, sizeof(*c));
+	c->pref = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+		long a, m;
+		int id, nc, oc, nl, ol, idle;
+
+		if ((p = strstr(line, "sched_select_task_rq: ")) &&
+		    sscanf(p, "sched_select_task_rq: new_cpu=%d old_cpu=%d new_llc=%d old_llc=%d",
+			   &nc, &oc, &nl, &ol) == 4) {
+			c->select++;
+			if (nl != ol) {
+				c->xllc_wakeups++;
+			}
+			continue;
+		}
+		if ((p = strstr(line, "sched_attach_task: ")) &&
+		    sscanf(p, "sched_attach_task: src_cpu=%d dst_cpu=%d src_llc=%d dst_llc=%d idle=%d",
+			   &nc, &oc, &ol, &nl, &idle) == 5) {
+			c->attach++;
+			c->xllc_attach += nl != ol;
+			continue;
+		}
+		if ((p = strstr(line, ": (")) && strstr(p, "a_occ:") && our_tid(trace_line_pid(line)) &&
+		    sscanf(p, ": (%d) a_occ: %ld m_a_occ: %ld", &id, &a, &m) == 3) {
+			c->scan_lines++;
+			if (a == m && a > best_occ) {
+				best_occ = a;
+				best = llc_index(&map, id);
+			}
+			if (++seen == map.nllc) {
+				c->scans++;
+				if (best >= 0 && best_occ >= V1_MIN_OCC)
+					c->picks[best]++;
+				seen = 0;
+				best_occ = 0;
+				best = -1;
+			}
+		}
+	}
+	fclose(f);
+	for (k = 0; k < map.nllc; k++)
+		if (c->picks[k] && (c->pref < 0 || c->picks[k] > c->picks[c->pref]))
+			c->pref = k;
+}
+
+/* v2: every event names the process; count only ours. */
+static void v2_scan(const char *f, void *arg)
+{
+	struct counts *c = arg;
+	int k;
+
+	if (trace_field(f, "tgid", -1) != getpid())
+		return;
+	c->scans++;
+	k = llc_index(&map, trace_field(f, "pref_llc", -1));
+	if (k >= 0)
+		c->picks[k]++;
+}
+
+static void v2_steer(const char *f, void *arg)
+{
+	struct counts *c = arg;
+	char reason[32];
+
+	if (trace_field(f, "tgid", -1) != getpid())
+		return;
+	c->select++;
+	trace_field_str(f, "reason", reason, sizeof(reason));
+	c->steered += !strcmp(reason, "steered");
+	c->overloaded += !strcmp(reason, "overloaded");
+	c->numa += !strcmp(reason, "numa");
+	c->not_allowed += !strcmp(reason, "not_allowed");
+}
+
+static void v2_migrate(const char *f, void *arg)
+{
+	struct counts *c = arg;
+	char cause[32];
+
+	if (trace_field(f, "tgid", -1) != getpid())
+		return;
+	if (!strcmp(trace_field_str(f, "cause", cause, sizeof(cause)), "wakeup")) {
+		c->xllc_wakeups++;
+	} else {
+		c->attach++;
+		c->xllc_attach++;
+	}
+}
+
+static void parse_trace_v2(struct counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->pref = -1;
+	trace_each("sched_cache_scan", v2_scan, c);
+	trace_each("sched_cache_steer", v2_steer, c);
+	trace_each("sched_cache_migrate", v2_migrate, c);
+	for (int k = 0; k < map.nllc; k++)
+		if (c->picks[k] && (c->pref < 0 || c->picks[k] > c->picks[c->pref]))
+			c->pref = k;
+}
+
+/* Second pass: wakeups that crossed into the preferred LLC. */
+static long count_steered(int pref)
+{
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	char line[512];
+	long n = 0;
+
+	if (!f || pref < 0)
+		goto out;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "sched_select_task_rq: ");
+		int nc, oc, nl, ol;
+
+		if (p && sscanf(p, "sched_select_task_rq: new_cpu=%d old_cpu=%d new_llc=%d old_llc=%d",
+				&nc, &oc, &nl, &ol) == 4 &&
+		    nl != ol && llc_index(&map, nl) == pref)
+			n++;
+	}
+out:
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * Make the load balancer migrate: start busy threads confined to CPU 0,
+ * then let them run anywhere.
+ */
+static void imbalance_phase(void)
+{
+	atomic_int measuring = 0, stop = 0;
+	struct worker w[4] = { 0 };
+	cpu_set_t one, all;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sched_getaffinity(0, sizeof(all), &all);
+	sched_setaffinity(0, sizeof(one), &one);
+	for (int i = 0; i < 4; i++) {
+		w[i] = (struct worker){ .busy_ns = 20000000ULL, .sleep_ns = 1000000ULL,
+					.map = &map, .measuring = &measuring, .stop = &stop };
+		pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
+	}
+	sleep_ns(200000000ULL);
+	for (int i = 0; i < 4; i++)
+		pthread_setaffinity_np(w[i].thread, sizeof(all), &all);
+	sched_setaffinity(0, sizeof(all), &all);
+	sleep_ns(1000000000ULL);
+	atomic_store(&stop, 1);
+	for (int i = 0; i < 4; i++)
+		pthread_join(w[i].thread, NULL);
+}
+
+static void run_setting(int feat_on, struct placement *pl, struct counts *c)
+{
+	atomic_int measuring = 0, stop = 0;
+	unsigned long long t0;
+
+	sched_feat_set("SCHED_CACHE", feat_on);
+	trace_reset();
+	memset(workers, 0, sizeof(workers));
+	for (int i = 0; i < NTHREADS; i++) {
+		workers[i] = (struct worker){ .busy_ns = BUSY_MS * 1000000ULL,
+					      .sleep_ns = SLEEP_MS * 1000000ULL,
+					      .map = &map, .measuring = &measuring,
+					      .stop = &stop };
+		pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
+	}
+	sleep_ns(WARMUP_S * 1000000000ULL);
+	trace_on(1);
+	t0 = now_ns();
+	atomic_store(&measuring, 1);
+	sleep_ns(MEASURE_S * 1000000000ULL);
+	atomic_store(&measuring, 0);
+	imbalance_phase();
+	trace_on(0);
+	atomic_store(&stop, 1);
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(workers[i].thread, NULL);
+	placement_of(workers, NTHREADS, map.nllc, MEASURE_S, pl);
+	if (is_v2) {
+		parse_trace_v2(c);
+	} else {
+		parse_trace(c);
+		c->steered = count_steered(c->pref);
+	}
+	ksft_print_msg("%s SCHED_CACHE %s: top_llc_share=%.1f%% llc_changes_per_s=%.1f "
+		       "scans=%ld pref_llc=%d %s=%ld xllc_wakeups=%ld steered=%ld "
+		       "attach=%ld xllc_attach=%ld not_steered(overloaded=%ld numa=%ld "
+		       "not_allowed=%ld) (%.1fs)\n", is_v2 ? "v2" : "v1",
+		       feat_on ? "on " : "off", pl->share_pct, pl->changes_per_s, c->scans,
+		       c->pref >= 0 ? map.first_cpu[c->pref] : -1,
+		       is_v2 ? "steer_decisions" : "select_task_rq", c->select,
+		       c->xllc_wakeups, c->steered, c->attach, c->xllc_attach,
+		       c->overloaded, c->numa, c->not_allowed, (now_ns() - t0) / 1e9);
+}
+
+static void enable_events(int on)
+{
+	static const char * const v1[] = { "sched_select_task_rq", "sched_attach_task" };
+	static const char * const v2[] = { "sched_cache_scan", "sched_cache_pref_llc",
+					   "sched_cache_steer", "sched_cache_migrate" };
+
+	if (is_v2) {
+		for (size_t i = 0; i < sizeof(v2) / sizeof(v2[0]); i++)
+			trace_event_enable(v2[i], on);
+	} else {
+		for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++)
+			trace_event_enable(v1[i], on);
+	}
+}
+
+int main(void)
+{
+	struct placement on, off;
+	struct counts con, coff;
+
+	ksft_print_header();
+	if (!sched_feat_exists("SCHED_CACHE"))
+		ksft_exit_skip("no SCHED_CACHE sched feature: kernel without cache-aware scheduling\n");
+	is_v2 = trace_event_exists("sched_cache_scan");
+	if (!is_v2 && !trace_event_exists("sched_select_task_rq"))
+		ksft_exit_skip("neither v1 nor v2 tracepoints\n");
+	if (llc_map_read(&map) || map.nllc < 2)
+		ksft_exit_skip("needs at least 2 LLCs\n");
+	if (is_v2 && !read_long("/sys/kernel/debug/sched/cache/epoch_ms", 0))
+		ksft_exit_fail_msg("v2 without its debugfs knobs\n");
+	ksft_set_plan(6);
+	write_str(TRACEFS "/buffer_size_kb", "2048");
+	enable_events(1);
+
+	run_setting(1, &on, &con);
+	run_setting(0, &off, &coff);
+	sched_feat_set("SCHED_CACHE", 1);
+	enable_events(0);
+
+	ksft_test_result(con.pref >= 0, "scan_picks_preferred_llc\n");
+	ksft_test_result(con.steered >= STEER_ON_MIN, "wakeups_steered_with_feature (%ld >= %d)\n",
+			 con.steered, STEER_ON_MIN);
+	if (is_v2) {
+		/* v2 traces name the process: exact expectations, no tolerance */
+		ksft_test_result(con.scans > 0 && coff.scans == 0,
+				 "scan_runs_only_with_feature (on %ld, off %ld)\n",
+				 con.scans, coff.scans);
+		ksft_test_result(coff.steered == 0 && coff.select == 0,
+				 "no_steering_without_feature (%ld steered, %ld decisions)\n",
+				 coff.steered, coff.select);
+		ksft_test_result(con.select > 0, "tracepoint_sched_cache_steer_fires\n");
+		ksft_test_result(con.xllc_wakeups + con.attach + coff.attach > 0,
+				 "tracepoint_sched_cache_migrate_fires\n");
+	} else {
+		ksft_test_result(con.scans > 0 && coff.scans > 0, "scan_runs (on %ld, off %ld)\n",
+				 con.scans, coff.scans);
+		ksft_test_result(coff.xllc_wakeups <= STEER_OFF_MAX &&
+				 coff.xllc_wakeups * 4 <= con.steered,
+				 "no_steering_without_feature (%ld cross-LLC wakeups, at most %d and a quarter of %ld)\n",
+				 coff.xllc_wakeups, STEER_OFF_MAX, con.steered);
+		ksft_test_result(con.select > 0 && coff.select > 0,
+				 "tracepoint_sched_select_task_rq_fires\n");
+		ksft_test_result(con.attach > 0 || coff.attach > 0,
+				 "tracepoint_sched_attach_task_fires\n");
+	}
+	ksft_finished();
+}
