@@ -127,6 +127,37 @@ static inline void *worker_main(void *arg)
 	return NULL;
 }
 
+/* Does some NUMA node hold more than one LLC? (else v2 stays inert) */
+static inline int multi_llc_node(const struct llc_map *m)
+{
+	char path[128];
+	cpu_set_t s;
+
+	for (int n = 0; n < 8; n++) {
+		int seen[CAS_MAX_CPUS] = { 0 }, nl = 0;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", n);
+		if (read_cpulist(path, &s) < 0)
+			break;
+		for (int c = 0; c < m->ncpus; c++)
+			if (CPU_ISSET(c, &s) && !seen[m->llc_of[c]]++)
+				nl++;
+		if (nl > 1)
+			return 1;
+	}
+	return 0;
+}
+
+/* Number of CPUs in LLC k */
+static inline int llc_size(const struct llc_map *m, int k)
+{
+	int n = 0;
+
+	for (int c = 0; c < m->ncpus; c++)
+		n += m->llc_of[c] == k;
+	return n;
+}
+
 /* Placement figures over a set of workers. */
 struct placement {
 	long total, top;
