@@ -8,7 +8,7 @@ CONFIG     ?= base
 TOPOLOGY   ?= 2x2x4
 TESTS      ?= *
 EXTRA      ?=
-TIMEOUT    ?= 900
+TIMEOUT    ?= 1200
 FORCE      ?= 0
 APPEND     ?=
 

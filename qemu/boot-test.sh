@@ -17,7 +17,7 @@ for topo in $topos; do
 	start=$(date +%s)
 	qrc=0
 	"$top/qemu/run.sh" "$kernel" "$initrd" "$topo" "$dir" test \
-		"cas.tests=$tests" "cas.timeout=${GUEST_TIMEOUT:-300}" ${APPEND:-} || qrc=$?
+		"cas.tests=$tests" "cas.timeout=${GUEST_TIMEOUT:-600}" ${APPEND:-} || qrc=$?
 	secs=$(( $(date +%s) - start ))
 	[ -f "$dir/results.log" ] && tr -d '\r' <"$dir/results.log"
 	if "$top/qemu/verdict.sh" "$dir" "$qrc"; then

@@ -8,6 +8,7 @@
  */
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include "kselftest_harness.h"
@@ -430,6 +431,9 @@ static int storm(int do_exec, char *self)
 
 		if (pid == 0) {
 			pthread_t t[4];
+
+			/* never outlive a test killed by its time limit */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			struct exec_arg a = { .argv = argv };
 
 			for (int i = 0; i < 3; i++)

@@ -25,6 +25,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include "kselftest.h"
 #include "lib/workload.h"
@@ -252,6 +254,8 @@ static void run_child(void)
 {
 	pthread_t t[NTHREADS];
 
+	/* never outlive a test killed by its time limit */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	for (int i = 1; i < NTHREADS; i++)
 		pthread_create(&t[i], NULL, worker_main, &workers[i]);
 	worker_main(&workers[0]);
