@@ -88,6 +88,33 @@ static inline void sleep_ns(unsigned long long ns)
 	nanosleep(&ts, NULL);
 }
 
+static inline unsigned long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Keep the calling thread on-CPU for a fraction 'duty' of the time since
+ * (wall0, cpu0): spin in short bursts while behind, sleep while ahead.
+ * Under TCG a burst of wall-clock spinning can last several times longer
+ * than asked (the vCPU waits its turn while the guest clock runs on), so a
+ * fixed busy/sleep pattern drifts; this feedback keeps the long-run share
+ * at 'duty' whatever the burst length turns out to be.
+ */
+static inline void duty_step(double duty, unsigned long long wall0,
+			     unsigned long long cpu0)
+{
+	double wall = now_ns() - wall0, cpu = thread_cpu_ns() - cpu0;
+
+	if (cpu < duty * wall)
+		spin_ns(500000ULL);
+	else
+		sleep_ns(2000000ULL);
+}
+
 /*
  * A worker is busy for busy_ns, sleeps for sleep_ns, and after each wakeup
  * notes its LLC while 'measuring' is set.
