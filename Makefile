@@ -45,8 +45,14 @@ help:
 	@echo '  run         boot the guest to an interactive shell (leave with reboot -f)'
 	@echo '  selftest    prove the harness catches failures (splat patterns, a panic,'
 	@echo '              a not-ok test, a wrong topology, a hang)'
-	@echo '  test        what CI runs: selftest, then boot-test of none and v2 on four'
-	@echo '              topologies and of v1 on 2x2x4'
+	@echo '  check       the static gate on $$(SERIES) (default v2; v1 only reports):'
+	@echo '              gate self-tests, checkpatch --strict, new sparse warnings,'
+	@echo '              Coccinelle (kernel rules and cocci/), per-patch W=1 builds'
+	@echo '              with CONFIG_SCHED_CACHE=y and =n, the whole kernel'
+	@echo '  check-selftest check-checkpatch check-sparse check-cocci check-build'
+	@echo '  check-link  one gate at a time'
+	@echo '  test        what CI runs: check, selftest, then boot-test of none and v2'
+	@echo '              on four topologies and of v1 on 2x2x4; stops at the first failure'
 	@echo '  clean       remove logs, guest programs and initramfs images'
 	@echo '  distclean   remove $$(BUILD) (refuses if a source tree has local changes)'
 	@echo
@@ -93,11 +99,13 @@ run: kernel initramfs
 selftest: kernel initramfs
 	@qemu/selftest.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)
 
-# What CI runs (README's test command): the harness self-test, then each
-# kernel on its topologies. The unpatched kernel runs the topology test (the
+# What CI runs (README's test command): the static gate (no boot when it
+# fails), the harness self-test, then each kernel on its topologies. The unpatched kernel runs the topology test (the
 # cache-aware tests skip there); v1 its steering baseline; v2 everything.
 TEST_TOPOLOGIES := 2x2x4 1x4x2 2x1x4 1x2x2x2
-test: selftest
+test:
+	@$(MAKE) --no-print-directory check SERIES=v2
+	@$(MAKE) --no-print-directory selftest
 	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="$(TEST_TOPOLOGIES)"
 	@$(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory boot-test SERIES=v2 TOPOLOGY="$(TEST_TOPOLOGIES)"

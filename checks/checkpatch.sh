@@ -1,0 +1,86 @@
+#!/bin/bash
+# Gate 1: scripts/checkpatch.pl --strict (from the base tree) on every patch.
+#
+#   checks/checkpatch.sh SERIESDIR [ALLOWLIST]
+#
+# Any ERROR or WARNING fails. A CHECK fails unless ALLOWLIST (default
+# checks/checkpatch-allow.txt) has a line "<patch glob><TAB><substring of
+# 'TYPE: message'><TAB><reason>" matching it. Prints one "FAIL patch: ..."
+# line per finding (file:line in the patched tree, #N = line in the patch).
+#
+# The series carries no Signed-off-by (whoever posts it signs it, see
+# 'make rfc'): checkpatch sees each patch with the sign-off the poster will
+# add, SIGNOFF="Name <email>" (default: the patch's own From:, and only
+# for a patch that has no Signed-off-by yet), so a missing or mismatched
+# sign-off is not reported for a line not yet there.
+set -eu
+me=checkpatch
+. "$(dirname "$0")/lib.sh"
+
+sdir=$(cd "$1" && pwd) || die "no series folder $1"
+allow=${2:-$top/checks/checkpatch-allow.txt}
+need_base
+need_tool perl perl
+cp=$BASE_REPO/scripts/checkpatch.pl
+[ -f "$cp" ] || die "$cp not found (run 'make tree')"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# signed PATCH: the patch as posted, with the poster's Signed-off-by
+signed() {
+	local who=${SIGNOFF:-}
+	[ -n "$who" ] || who=$(sed -n 's/^From: //p;/^$/q' "$1" | head -1)
+	awk -v sob="Signed-off-by: $who" -v own="${SIGNOFF:-}" '
+		!done && /^Signed-off-by: / && (own == "" || $0 == sob) { done = 1 }
+		!done && /^---$/ { print sob; done = 1 }
+		{ print }' "$1"
+}
+
+fail=0 nall=0 nallowed=0
+for p in $(series_patches "$sdir"); do
+	name=$(basename "$p")
+	signed "$p" >"$tmp/$name"
+	p=$tmp/$name
+	# One finding per line: LEVEL<TAB>TYPE<TAB>msg<TAB>#N<TAB>file:line
+	findings=$(cd "$BASE_REPO" && perl "$cp" --strict --show-types --no-summary --color=never \
+			"$p" 2>&1 | awk '
+		function flush() { if (lvl != "") print lvl "\t" typ "\t" msg "\t" pl "\t" loc; lvl = "" }
+		/^(ERROR|WARNING|CHECK):/ {
+			flush()
+			lvl = $0; sub(/:.*/, "", lvl)
+			rest = substr($0, length(lvl) + 2)
+			typ = rest; sub(/:.*/, "", typ)
+			msg = substr(rest, length(typ) + 3)
+			pl = ""; loc = ""
+			next
+		}
+		lvl != "" && /^#[0-9]+: FILE: / {
+			pl = $1; sub(/:$/, "", pl)
+			loc = $3; sub(/:$/, "", loc)
+			next
+		}
+		lvl != "" && /^#[0-9]+:/ && pl == "" { pl = $1; sub(/:$/, "", pl); next }
+		/^$/ { flush() }
+		END { flush() }') || true
+	[ -n "$findings" ] || continue
+	while IFS=$'\t' read -r lvl typ msg pl loc; do
+		nall=$((nall + 1))
+		where=${loc:+$loc }"(patch line ${pl:-?})"
+		if [ "$lvl" = CHECK ] && [ -f "$allow" ]; then
+			reason=$(awk -F'\t' -v n="$name" -v m="$typ: $msg" '
+				/^#/ || NF < 3 { next }
+				{ g = $1; gsub(/\./, "\\.", g); gsub(/\*/, ".*", g); gsub(/\?/, ".", g)
+				  if (n ~ ("^" g "$") && index(m, $2)) { print $3; exit } }' "$allow")
+			if [ -n "$reason" ]; then
+				nallowed=$((nallowed + 1))
+				printf 'allowed %s: %s: %s:%s: %s (%s)\n' "$name" "$where" "$lvl" "$typ" "$msg" "$reason"
+				continue
+			fi
+		fi
+		fail=$((fail + 1))
+		printf 'FAIL %s: %s: %s:%s: %s\n' "$name" "$where" "$lvl" "$typ" "$msg"
+	done <<<"$findings"
+done
+printf 'checkpatch: %d finding(s), %d allowed, %d failing\n' "$nall" "$nallowed" "$fail"
+[ $fail = 0 ]

@@ -1,0 +1,28 @@
+// Must stay quiet: the same code with __percpu everywhere.
+static inline int mm_alloc_sched_noprof(struct mm_struct *mm)
+{
+	struct mm_sched __percpu *pcpu_sched = alloc_percpu_noprof(struct mm_sched);
+
+	if (!pcpu_sched)
+		return -ENOMEM;
+	mm_init_sched(mm, pcpu_sched);
+	return 0;
+}
+
+void mm_init_sched(struct mm_struct *mm, struct mm_sched __percpu *_pcpu_sched)
+{
+	int i;
+
+	for_each_possible_cpu(i)
+		per_cpu_ptr(_pcpu_sched, i)->runtime = 0;
+}
+
+static int other(void)
+{
+	struct mm_sched __percpu *s;
+	struct mm_sched *plain = kzalloc(sizeof(*plain), GFP_KERNEL);
+
+	s = alloc_percpu(struct mm_sched);
+	kfree(plain);
+	return s != NULL;
+}
