@@ -19,32 +19,36 @@ CHECK_LINK   ?=
 CHECK_RUN     = BUILD=$(BUILD) CHECK_JOBS=$(CHECK_JOBS) CHECK_LINK="$(CHECK_LINK)" \
                 checks/check.sh $(CHECK_SERIES)
 
-.PHONY: check check-selftest check-checkpatch check-sparse check-cocci \
+# Every gate needs the unpatched base repository ($(BUILD)/linux-base).
+check-base-tree:
+	@qemu/tree.sh $(BUILD) none $(FORCE)
+
+.PHONY: check-base-tree check check-selftest check-checkpatch check-sparse check-cocci \
         check-cocci-kernel check-cocci-ours check-build check-link
 
-check:
+check: check-base-tree
 	@$(CHECK_RUN) selftest cocci-rules checkpatch sparse cocci-kernel cocci-ours build link
 
-check-selftest:
+check-selftest: check-base-tree
 	@$(CHECK_RUN) selftest cocci-rules
 
-check-checkpatch:
+check-checkpatch: check-base-tree
 	@$(CHECK_RUN) checkpatch
 
-check-sparse:
+check-sparse: check-base-tree
 	@$(CHECK_RUN) sparse
 
-check-cocci:
+check-cocci: check-base-tree
 	@$(CHECK_RUN) cocci-rules cocci-kernel cocci-ours
 
-check-cocci-kernel:
+check-cocci-kernel: check-base-tree
 	@$(CHECK_RUN) cocci-kernel
 
-check-cocci-ours:
+check-cocci-ours: check-base-tree
 	@$(CHECK_RUN) cocci-rules cocci-ours
 
-check-build:
+check-build: check-base-tree
 	@$(CHECK_RUN) build
 
-check-link:
+check-link: check-base-tree
 	@$(CHECK_RUN) link

@@ -4,7 +4,8 @@
  * tracepoints (sched_cache_scan, sched_cache_pref_llc, sched_cache_steer),
  * which name the process, so other processes cannot disturb the counts.
  *
- * Kernels without those tracepoints (unpatched, v1) skip every test.
+ * Kernels without those tracepoints (unpatched, v1) skip every test but
+ * v1_scan_cost, which measures v1's scan rate for comparison.
  */
 #include <sched.h>
 #include <signal.h>
@@ -227,6 +228,71 @@ TEST(scan_cost_bounded_per_mm)
 	EXPECT_LT(0, s16);
 	EXPECT_LE(r2, limit * 1.1 + 1.0);
 	EXPECT_LE(r16, limit * 1.1 + 1.0);
+}
+
+/*
+ * v1 (series-v1) scans per task, and prints one trace_printk() line per
+ * LLC per scan ("(llc) a_occ: ..."), from the thread that scans. Counted
+ * for the threads of one process, over the LLCs v1 scans (every online
+ * one): v1's figure beside v2's scan_cost_bounded_per_mm. A measurement:
+ * v1 has no per-process bound to assert, only that its scan runs.
+ */
+static int v1_ready(void)
+{
+	return trace_event_exists("sched_select_task_rq") &&
+	       !trace_event_exists("sched_cache_scan") && !llc_map_read(&map);
+}
+
+static double v1_scan_rate(int n, double secs, long *scans)
+{
+	char line[512];
+	struct crew c;
+	unsigned long long t0;
+	long lines = 0;
+	double el;
+	FILE *f;
+
+	crew_start(&c, n, 3, 1);
+	sleep_ns(300000000ULL);
+	trace_reset();
+	t0 = now_ns();
+	trace_on(1);
+	sleep_ns((unsigned long long)(secs * 1e9));
+	trace_on(0);
+	el = (now_ns() - t0) / 1e9;
+	crew_stop(&c);
+	f = fopen(TRACEFS "/trace", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		int pid = trace_line_pid(line);
+
+		if (!strstr(line, "a_occ:"))
+			continue;
+		for (int i = 0; i < c.n; i++)
+			if (c.w[i].tid == pid) {
+				lines++;
+				break;
+			}
+	}
+	if (f)
+		fclose(f);
+	*scans = lines / map.nllc;
+	return *scans / el;
+}
+
+TEST(v1_scan_cost)
+{
+	long s2, s16;
+	double r2, r16;
+
+	if (!v1_ready() || !multi_llc())
+		SKIP(return, "needs v1 and a node with several LLCs");
+	write_str(TRACEFS "/buffer_size_kb", "4096");
+	r2 = v1_scan_rate(2, 2.0, &s2);
+	r16 = v1_scan_rate(16, 2.0, &s16);
+	ksft_print_msg("v1 scans_per_mm_per_s: 2 threads %.1f (%ld), 16 threads %.1f (%ld) (v1 scans per task, every LLC)\n",
+		       r2, s2, r16, s16);
+	EXPECT_LT(0, s2);
+	EXPECT_LT(0, s16);
 }
 
 /*
