@@ -27,6 +27,7 @@ static int v2_ready(struct __test_metadata *_metadata)
 	if (llc_map_read(&map))
 		return 0;
 	write_str(TRACEFS "/buffer_size_kb", "4096");
+	numa_balancing_off();
 	return 1;
 }
 
@@ -182,25 +183,39 @@ TEST(pref_follows_majority)
 	EXPECT_LE(t.pref_votes[0] * 10, t.scans) TH_LOG("LLC 0 picked in over 10%% of scans");
 }
 
-/* Scans per second of one process with n threads, over secs seconds */
-static double scan_rate(int n, double secs, long *scans)
+/*
+ * Run a crew of n busy/sleeping threads, trace secs seconds of it (after
+ * a settling time), with v2's events when v2 is set; returns the traced
+ * time in seconds. The trace buffer is left for the caller to read.
+ */
+static double traced_crew(struct crew *c, int n, double secs, int v2)
 {
-	struct crew c;
-	struct tally t;
 	unsigned long long t0;
 	double el;
 
-	crew_start(&c, n, 3, 1);
+	crew_start(c, n, 3, 1);
 	sleep_ns(300000000ULL);
 	trace_reset();
-	events(1);
+	if (v2)
+		events(1);
 	t0 = now_ns();
 	trace_on(1);
 	sleep_ns((unsigned long long)(secs * 1e9));
 	trace_on(0);
 	el = (now_ns() - t0) / 1e9;
-	crew_stop(&c);
-	events(0);
+	crew_stop(c);
+	if (v2)
+		events(0);
+	return el;
+}
+
+/* Scans per second of one process with n threads, over secs seconds */
+static double scan_rate(int n, double secs, long *scans)
+{
+	struct crew c;
+	struct tally t;
+	double el = traced_crew(&c, n, secs, 1);
+
 	tally(&t, getpid());
 	*scans = t.scans;
 	return t.scans / el;
@@ -247,20 +262,10 @@ static double v1_scan_rate(int n, double secs, long *scans)
 {
 	char line[512];
 	struct crew c;
-	unsigned long long t0;
 	long lines = 0;
-	double el;
+	double el = traced_crew(&c, n, secs, 0);
 	FILE *f;
 
-	crew_start(&c, n, 3, 1);
-	sleep_ns(300000000ULL);
-	trace_reset();
-	t0 = now_ns();
-	trace_on(1);
-	sleep_ns((unsigned long long)(secs * 1e9));
-	trace_on(0);
-	el = (now_ns() - t0) / 1e9;
-	crew_stop(&c);
 	f = fopen(TRACEFS "/trace", "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		int pid = trace_line_pid(line);

@@ -346,6 +346,7 @@ int main(void)
 		ksft_exit_fail_msg("mmap\n");
 	ksft_set_plan(6);
 	write_str(TRACEFS "/buffer_size_kb", "2048");
+	numa_balancing_off();
 	enable_events(1);
 
 	run_setting(1, &on, &con);
