@@ -23,11 +23,12 @@ FRAGMENTS  := qemu/configs/base.config $(wildcard qemu/configs/series-$(SERIES).
 GUEST      := $(BUILD)/guest
 GUEST_SRCS := $(wildcard tests/*.c)
 GUEST_BINS := $(patsubst tests/%.c,$(GUEST)/%,$(GUEST_SRCS))
+BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench-guest/%,$(wildcard tests/bench/*.c))
 SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
 LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
 
-.PHONY: help deps tree kernel guest initramfs boot-test run selftest test clean distclean FORCE
+.PHONY: help deps tree kernel guest initramfs boot-test run selftest lb-compare test clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -51,8 +52,11 @@ help:
 	@echo '              with CONFIG_SCHED_CACHE=y and =n, the whole kernel'
 	@echo '  check-selftest check-checkpatch check-sparse check-cocci check-build'
 	@echo '  check-link  one gate at a time'
+	@echo '  lb-compare  boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)) with the same'
+	@echo '              workloads: v2 bounces at most 20% of v1, saturates within 5% of none'
 	@echo '  test        what CI runs: check, selftest, then boot-test of none and v2'
-	@echo '              on four topologies and of v1 on 2x2x4; stops at the first failure'
+	@echo '              on four topologies and of v1 on 2x2x4, then lb-compare;'
+	@echo '              stops at the first failure'
 	@echo '  clean       remove logs, guest programs and initramfs images'
 	@echo '  distclean   remove $$(BUILD) (refuses if a source tree has local changes)'
 	@echo
@@ -87,6 +91,10 @@ $(GUEST)/%: tests/%.c $(wildcard tests/lib/*.h) $(SELFTESTS)/kselftest_harness.h
 
 guest: $(GUEST_BINS)
 
+$(BUILD)/bench-guest/%: tests/bench/%.c $(wildcard tests/lib/*.h) $(SELFTESTS)/kselftest_harness.h
+	@mkdir -p $(BUILD)/bench-guest
+	gcc -static -O2 -Wall -Werror -D_GNU_SOURCE -pthread -Itests -I$(SELFTESTS) -o $@ $< -lm
+
 initramfs: guest
 	@qemu/initramfs.sh $(INITRAMFS) $(GUEST) $(EXTRA)
 
@@ -99,6 +107,11 @@ run: kernel initramfs
 selftest: kernel initramfs
 	@qemu/selftest.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)
 
+# The comparisons that need one boot per kernel: none, v1 and v2 in turn
+lb-compare: $(BENCH_BINS)
+	@for s in none v1 v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
+	@qemu/lb-compare.sh $(BUILD) $(firstword $(TOPOLOGY))
+
 # What CI runs (README's test command): the static gate (no boot when it
 # fails), the harness self-test, then each kernel on its topologies. The unpatched kernel runs the topology test (the
 # cache-aware tests skip there); v1 its steering baseline; v2 everything.
@@ -109,9 +122,10 @@ test:
 	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="$(TEST_TOPOLOGIES)"
 	@$(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory boot-test SERIES=v2 TOPOLOGY="$(TEST_TOPOLOGIES)"
+	@$(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
 
 clean:
-	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/initramfs-*.cpio.gz
+	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/bench-guest $(BUILD)/lb-compare $(BUILD)/initramfs-*.cpio.gz
 
 distclean:
 	@for t in $(BUILD)/src-*/; do \

@@ -46,6 +46,13 @@
  * 1 per run): at most STEER_OFF_MAX and a quarter of the "on" count.
  */
 #define STEER_ON_MIN	5
+/*
+ * v2's balancer no longer pulls the threads back out (series-v2 patch 7),
+ * so once gathered they need no more steering: fork balancing starts them
+ * on at least two LLCs (33-52% in the top one with the feature off), so at
+ * least one steered wakeup gathers them. Measured: 2 on 1x2x2x2.
+ */
+#define V2_STEER_ON_MIN	1
 #define STEER_OFF_MAX	3
 /* v1 ignores an LLC whose average occupancy is below NICE_0_LOAD >> EPOCH_OLD */
 #define V1_MIN_OCC	((1L << 20) >> 5)
@@ -355,8 +362,9 @@ int main(void)
 	enable_events(0);
 
 	ksft_test_result(con.pref >= 0, "scan_picks_preferred_llc\n");
-	ksft_test_result(con.steered >= STEER_ON_MIN, "wakeups_steered_with_feature (%ld >= %d)\n",
-			 con.steered, STEER_ON_MIN);
+	ksft_test_result(con.steered >= (is_v2 ? V2_STEER_ON_MIN : STEER_ON_MIN),
+			 "wakeups_steered_with_feature (%ld >= %d)\n", con.steered,
+			 is_v2 ? V2_STEER_ON_MIN : STEER_ON_MIN);
 	if (is_v2) {
 		/* v2 traces name the process: exact expectations, no tolerance */
 		ksft_test_result(con.scans > 0 && coff.scans == 0,

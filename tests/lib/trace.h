@@ -5,9 +5,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "lib/sysfs.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 #define SCHED_DEBUGFS "/sys/kernel/debug/sched"

@@ -130,6 +130,20 @@ struct worker {
 	int last_llc;
 };
 
+/* Record the LLC the worker runs in now (a sample while 'measuring') */
+static inline void worker_note(struct worker *w)
+{
+	int cpu = sched_getcpu();
+	int llc = (cpu >= 0 && cpu < w->map->ncpus) ? w->map->llc_of[cpu] : -1;
+
+	if (atomic_load(w->measuring) && llc >= 0) {
+		w->samples[llc]++;
+		if (w->last_llc >= 0 && llc != w->last_llc)
+			w->changes++;
+	}
+	w->last_llc = llc;
+}
+
 static inline void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -137,17 +151,7 @@ static inline void *worker_main(void *arg)
 	w->tid = syscall(SYS_gettid);
 	w->last_llc = -1;
 	while (!atomic_load(w->stop)) {
-		int cpu = sched_getcpu();
-		int llc = (cpu >= 0 && cpu < w->map->ncpus) ? w->map->llc_of[cpu] : -1;
-
-		if (atomic_load(w->measuring) && llc >= 0) {
-			w->samples[llc]++;
-			if (w->last_llc >= 0 && llc != w->last_llc)
-				w->changes++;
-			w->last_llc = llc;
-		} else {
-			w->last_llc = llc;
-		}
+		worker_note(w);
 		spin_ns(w->busy_ns);
 		sleep_ns(w->sleep_ns);
 	}

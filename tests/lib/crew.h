@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Crews: a forked child process whose threads are workers (lib/workload.h's
+ * placement records, kept in shared memory so that the parent reads them),
+ * for the balancer tests (balance.c) and the kernel comparisons (bench/).
+ * The including file fills 'map' (llc_map_read()) before starting one.
+ */
+#ifndef CAS_CREW_H
+#define CAS_CREW_H
+
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include "lib/workload.h"
+
+/*
+ * The fit workload: 3 threads (2 where an LLC has fewer than 4 CPUs), each
+ * on-CPU FIT_DUTY of the time, held there by feedback on its own CPU time
+ * (duty_step()): under TCG a fixed busy/sleep pattern is charged two or
+ * three times its nominal runtime, which made the "small" process look
+ * like an over-aggregated LLC's worth to the kernel in some runs and not
+ * in others.
+ */
+#define FIT_DUTY	0.15
+#define FIT_SLEEP_NS	8000000ULL
+
+static struct llc_map map;
+
+struct crew_shm {
+	struct worker w[CAS_MAX_CPUS];
+	atomic_int measuring, stop, ready;
+};
+
+struct crew {
+	struct crew_shm *sh;
+	pid_t pid;
+	int n;
+};
+
+/* A worker (lib/workload.h's record keeping) on-CPU FIT_DUTY of the time */
+static void *duty_worker(void *arg)
+{
+	struct worker *w = arg;
+	unsigned long long wall0 = now_ns(), cpu0 = thread_cpu_ns();
+
+	w->tid = syscall(SYS_gettid);
+	w->last_llc = -1;
+	while (!atomic_load(w->stop)) {
+		worker_note(w);
+		/* like duty_step(), with longer sleeps: each TCG wakeup costs */
+		if (thread_cpu_ns() - cpu0 < FIT_DUTY * (now_ns() - wall0))
+			spin_ns(500000ULL);
+		else
+			sleep_ns(FIT_SLEEP_NS);
+	}
+	return NULL;
+}
+
+static void *always_busy(void *arg)
+{
+	struct worker *w = arg;
+
+	w->tid = syscall(SYS_gettid);
+	while (!atomic_load(w->stop))
+		spin_ns(1000000ULL);
+	return NULL;
+}
+
+enum crew_kind { FIT, BUSY };
+
+/* Fork a process of n workers; its main thread is worker 0 */
+static inline void crew_start(struct crew *c, int n, enum crew_kind kind)
+{
+	void *(*fn)(void *) = kind == FIT ? duty_worker : always_busy;
+
+	c->n = n;
+	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c->sh == MAP_FAILED)
+		exit(1);
+	memset(c->sh, 0, sizeof(*c->sh));
+	for (int i = 0; i < n; i++)
+		c->sh->w[i] = (struct worker){ .map = &map, .measuring = &c->sh->measuring,
+					       .stop = &c->sh->stop };
+	c->pid = fork();
+	if (c->pid == 0) {
+		pthread_t t[CAS_MAX_CPUS];
+
+		/* never outlive a test killed by its time limit */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (int i = 1; i < n; i++)
+			pthread_create(&t[i], NULL, fn, &c->sh->w[i]);
+		atomic_store(&c->sh->ready, 1);
+		fn(&c->sh->w[0]);
+		for (int i = 1; i < n; i++)
+			pthread_join(t[i], NULL);
+		_exit(0);
+	}
+	while (!atomic_load(&c->sh->ready))
+		sleep_ns(1000000ULL);
+	/* tids are written by the threads themselves */
+	for (int i = 0; i < n; i++)
+		while (!c->sh->w[i].tid)
+			sleep_ns(1000000ULL);
+}
+
+static inline void crew_stop(struct crew *c)
+{
+	atomic_store(&c->sh->stop, 1);
+	waitpid(c->pid, NULL, 0);
+	munmap(c->sh, sizeof(*c->sh));
+}
+
+/* The crew's total on-CPU time so far (ns), from schedstat */
+static inline unsigned long long crew_oncpu_ns(struct crew *c)
+{
+	unsigned long long sum = 0;
+	char path[96];
+
+	for (int i = 0; i < c->n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", c->pid, c->sh->w[i].tid);
+		sum += read_long(path, 0);
+	}
+	return sum;
+}
+
+/* Sample placement for secs; returns the threads' mean on-CPU share (%) */
+static inline double crew_measure(struct crew *c, double secs, struct placement *pl)
+{
+	unsigned long long t0 = now_ns(), cpu0 = crew_oncpu_ns(c);
+
+	atomic_store(&c->sh->measuring, 1);
+	sleep_ns(secs * 1e9);
+	atomic_store(&c->sh->measuring, 0);
+	placement_of(c->sh->w, c->n, map.nllc, secs, pl);
+	return 100.0 * (crew_oncpu_ns(c) - cpu0) / ((double)(now_ns() - t0) * c->n);
+}
+
+static inline void crew_pin(struct crew *c, const cpu_set_t *s)
+{
+	for (int i = 0; i < c->n; i++)
+		sched_setaffinity(c->sh->w[i].tid, sizeof(*s), s);
+}
+
+static inline int fit_threads(void)
+{
+	return llc_size(&map, 0) < 4 ? 2 : 3;
+}
+
+static inline void llc_mask(int k, cpu_set_t *s)
+{
+	CPU_ZERO(s);
+	for (int c = 0; c < map.ncpus; c++)
+		if (map.llc_of[c] == k)
+			CPU_SET(c, s);
+}
+
+#endif
