@@ -399,6 +399,9 @@ TEST_F_TIMEOUT(balance, saturation, 120)
 int main(int argc, char **argv)
 {
 	/* not applicable at all: one SKIP for the whole test, not four "ok" */
+	if (!trace_event_exists("sched_cache_scan") || llc_map_read(&map) ||
+	    !multi_llc_node(&map))
+		ksft_print_header();
 	if (!trace_event_exists("sched_cache_scan"))
 		ksft_exit_skip("no v2 tracepoints: kernel without v2\n");
 	if (llc_map_read(&map) || !multi_llc_node(&map))
