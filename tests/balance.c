@@ -346,12 +346,39 @@ static int thread_cpu(pid_t pid, pid_t tid, int *runnable)
 	return cpu;
 }
 
+/*
+ * Where threads are stacked and CPUs empty, e.g. " cpu2(LLC0)=2 cpu3(LLC0)=0
+ * (within one LLC)": a stack within one LLC is the balancer's own business
+ * (the series changes nothing below the LLC), one across LLCs is the
+ * series' hold on a preferred LLC.
+ */
+static void stack_layout(const int *per_cpu, char *buf, size_t len)
+{
+	int o = 0, llc_two = -1, across = 0;
+
+	buf[0] = '\0';
+	for (int cpu = 0; cpu < map.ncpus && o < (int)len; cpu++) {
+		if (per_cpu[cpu] == 1)
+			continue;
+		o += snprintf(buf + o, len - o, " cpu%d(LLC%d)=%d", cpu, map.llc_of[cpu],
+			      per_cpu[cpu]);
+		if (per_cpu[cpu] >= 2 && llc_two < 0)
+			llc_two = map.llc_of[cpu];
+	}
+	for (int cpu = 0; cpu < map.ncpus; cpu++)
+		if (!per_cpu[cpu] && map.llc_of[cpu] != llc_two)
+			across = 1;
+	if (o < (int)len)
+		snprintf(buf + o, len - o, " (%s)", across ? "across LLCs" : "within one LLC");
+}
+
 TEST_F_TIMEOUT(balance, saturation, 120)
 {
 	struct crew c;
 	int n = 2 * llc_size(&map, 0), samples = 0, stacked = 0;
 	double longest = 0, run_start = -1, t0, t1;
 	unsigned long long cpu0, cpu1;
+	char where[160] = "", now_at[160];
 
 	n = 2 * llc_size(&map, 0);
 	if (n > map.ncpus)
@@ -377,10 +404,14 @@ TEST_F_TIMEOUT(balance, saturation, 120)
 		samples++;
 		if (two && empty) {
 			stacked++;
-			if (run_start < 0)
+			if (run_start < 0) {
 				run_start = now;
-			if (now - run_start > longest)
+				stack_layout(per_cpu, now_at, sizeof(now_at));
+			}
+			if (now - run_start > longest) {
 				longest = now - run_start;
+				memcpy(where, now_at, sizeof(where));
+			}
 		} else {
 			run_start = -1;
 		}
@@ -393,6 +424,8 @@ TEST_F_TIMEOUT(balance, saturation, 120)
 		       "stacked in %d of %d samples, longest stacked stretch %.0f ms (max %d)\n",
 		       n, map.ncpus, 100.0 * (cpu1 - cpu0) / ((t1 - t0) * 1e9 * n),
 		       stacked, samples, longest * 1000, STACK_MAX_MS);
+	if (longest > 0)
+		ksft_print_msg("saturation: the longest stretch began with%s\n", where);
 	EXPECT_LE(longest * 1000, STACK_MAX_MS);
 }
 
