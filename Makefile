@@ -11,9 +11,11 @@ EXTRA      ?=
 TIMEOUT    ?= 1200
 FORCE      ?= 0
 APPEND     ?=
+RUNS       ?= 3
+SECS       ?= 10
 
 KUNIT_PY   := $(abspath $(BUILD))/linux-base/tools/testing/kunit/kunit.py
-export TIMEOUT APPEND KUNIT_PY
+export TIMEOUT APPEND KUNIT_PY SECS
 
 SRC        := $(BUILD)/src-$(SERIES)
 OUT        := $(BUILD)/out-$(SERIES)$(if $(filter base,$(CONFIG)),,-$(CONFIG))
@@ -28,7 +30,7 @@ SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
 LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
 
-.PHONY: help deps tree kernel guest initramfs boot-test run selftest lb-compare test clean distclean FORCE
+.PHONY: help deps tree kernel guest initramfs boot-test run selftest lb-compare bench test clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -54,6 +56,9 @@ help:
 	@echo '  check-link  one gate at a time'
 	@echo '  lb-compare  boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)) with the same'
 	@echo '              workloads: v2 bounces at most 20% of v1, saturates within 5% of none'
+	@echo '  bench       boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)), run the workloads'
+	@echo '              (fit ring saturate pair latency hackbench-1 hackbench-N) $$(RUNS) times:'
+	@echo '              $$(BUILD)/bench/results.tsv, table.txt, occupancy.png, v2 checks'
 	@echo '  test        what CI runs: check, selftest, then boot-test of none and v2'
 	@echo '              on four topologies and of v1 on 2x2x4, then lb-compare;'
 	@echo '              stops at the first failure'
@@ -71,6 +76,8 @@ help:
 	@echo '  APPEND=...        extra kernel command line'
 	@echo '  BUILD=$(BUILD)      build folder (ignored by git)'
 	@echo '  FORCE=1           let tree discard local changes in $$(BUILD)/src-$$(SERIES)'
+	@echo '  RUNS=$(RUNS)            make bench: runs of each workload in each boot'
+	@echo '  SECS=$(SECS)           make bench, lb-compare: measured seconds of each workload'
 	@echo '  ICOUNT=0          run QEMU without -icount (default on, see README)'
 
 deps:
@@ -112,6 +119,11 @@ lb-compare: $(BENCH_BINS)
 	@for s in none v1 v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
 	@qemu/lb-compare.sh $(BUILD) $(firstword $(TOPOLOGY))
 
+# Unpatched vs v1 vs v2: the same workloads RUNS times in one boot of each
+bench: $(BENCH_BINS)
+	@for s in none v1 v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
+	@qemu/bench.sh $(BUILD) $(firstword $(TOPOLOGY)) $(RUNS)
+
 # What CI runs (README's test command): the static gate (no boot when it
 # fails), the harness self-test, then each kernel on its topologies. The unpatched kernel runs the topology test (the
 # cache-aware tests skip there); v1 its steering baseline; v2 everything.
@@ -125,7 +137,7 @@ test:
 	@$(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
 
 clean:
-	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/bench-guest $(BUILD)/lb-compare $(BUILD)/initramfs-*.cpio.gz
+	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/bench-guest $(BUILD)/lb-compare $(BUILD)/bench $(BUILD)/initramfs-*.cpio.gz
 
 distclean:
 	@for t in $(BUILD)/src-*/; do \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Boot the unpatched kernel, v1 and v2 in turn on one topology with the
 # same workloads (tests/bench/cas-bench), then compare them:
-#   bounce    v2's load-balancer migrations out of the home LLC per second
+#   bounce    (the fit workload) v2's load-balancer migrations out of the home LLC per second
 #             at most BOUNCE_MAX_PCT percent of v1's
 #   saturate  v2's on-CPU time at least SAT_MIN_PCT percent of the
 #             unpatched kernel's
@@ -31,7 +31,7 @@ cat >"$out/extra/run" <<EOS
 #!/bin/sh
 set -e
 sleep \${SETTLE:-10}
-./cas-bench bounce $SECS
+./cas-bench fit $SECS
 ./cas-bench saturate $SECS
 EOS
 chmod +x "$out/extra/run"
@@ -48,7 +48,7 @@ for s in none v1 v2; do
 done
 
 get() { awk -F'\t' -v k="$1" -v w="$2" -v m="$3" '$1 == k && $2 == w && $3 == m { print $4 }' "$out/metrics.tsv"; }
-v1b=$(get v1 bounce lb_out_of_home_per_s) v2b=$(get v2 bounce lb_out_of_home_per_s)
+v1b=$(get v1 fit lb_out_of_home_per_s) v2b=$(get v2 fit lb_out_of_home_per_s)
 nos=$(get none saturate oncpu_pct) v2s=$(get v2 saturate oncpu_pct)
 for v in "$v1b" "$v2b" "$nos" "$v2s"; do
 	[ -n "$v" ] || die "a figure is missing from $out/metrics.tsv"

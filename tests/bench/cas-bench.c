@@ -1,76 +1,388 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cas-bench: workloads measured the same way on every kernel (unpatched,
- * v1, v2), with only the kernel's generic tracepoints and /proc, for the
- * comparisons that need one boot per kernel (make lb-compare).
+ * v1, v2), for the comparisons that need one boot per kernel (make bench,
+ * make lb-compare).
  *
- *   cas-bench bounce   [secs]   a process that fits one LLC (lib/crew.h's
- *                               fit crew): its load balancer migrations out
- *                               of its home LLC per second
- *   cas-bench saturate [secs]   twice as many always-busy threads as an LLC
- *                               has CPUs: their on-CPU time per wall second
+ *   cas-bench WORKLOAD [secs] [occ]
  *
- * Output: one line per figure, "metric WORKLOAD NAME VALUE".
+ *   fit          a process with fewer threads than an LLC has CPUs, each
+ *                on-CPU part of the time, walking one shared working set
+ *   ring         threads that wake each other in a ring through pipes
+ *   saturate     twice as many always-busy threads as an LLC has CPUs
+ *   pair         two independent fit processes
+ *   latency      message threads wake worker threads (like schbench) and
+ *                the workers' wakeup latency is reported as percentiles
+ *   hackbench-1  Debian's hackbench (rt-tests), threads over pipes, one
+ *   hackbench-N  group and one group per LLC; CAS_HACKBENCH names the
+ *                program (default /extra/hackbench)
  *
- * A migration (sched_migrate_task) is a wakeup's when it falls between the
- * task's sched_waking and sched_wakeup events, the load balancer's
- * otherwise (nothing else moves these threads: no affinity change, no
- * exec, NUMA balancing off). The home LLC is the one holding most of the
- * threads' samples; on v2 it is the preferred LLC whenever aggregation
- * works, and v1 has no way to tell its preference.
+ * Output: one line per figure, "metric WORKLOAD NAME VALUE"; with "occ",
+ * also "occ WORKLOAD MS N0 N1 ..." every SAMPLE_MS: how many of the
+ * threads sat in each LLC (their CPU in /proc), for the plot.
+ *
+ * Placement comes from sampling /proc every SAMPLE_MS. Migrations come
+ * from the generic sched_migrate_task event: a wakeup's when it falls
+ * between the task's sched_waking and sched_wakeup events, the load
+ * balancer's otherwise (nothing else moves these threads: no affinity
+ * change, no exec, NUMA balancing off). Preferences, scans and the scan's
+ * CPU time come from v2's tracepoints and are printed only where they
+ * exist. Under QEMU TCG nothing here measures caches.
  */
+#include <limits.h>
+#include <linux/futex.h>
 #include "lib/trace.h"
 #include "lib/crew.h"
 
 #define WARMUP_S	2.0
+#define SAMPLE_MS	100
+#define WS_BYTES	(256 << 10)	/* fit's shared working set */
+#define LAT_CAP		8192		/* latency samples kept per worker */
+#define LAT_MSG		2		/* latency: message threads */
+#define LAT_THINK_NS	10000000ULL	/* a message thread's pause */
+#define LAT_WORK_NS	200000ULL	/* a worker's work per message */
+#define RING_WORK_NS	50000ULL	/* a ring thread's work per token */
+/*
+ * fit's duty and pause: under TCG each sleep and wakeup is charged about
+ * a millisecond of CPU time, so a short duty would be spent on that
+ * overhead alone and no work would be done
+ */
+#define BENCH_FIT_DUTY	0.3
+#define BENCH_FIT_SLEEP_NS 10000000ULL
 
-/* Load-balancer migrations of the crew's threads out of LLC 'home' */
-static long lb_out_of(struct crew *c, int home, long *wakeup_moves, long *lb_moves)
+static const char *wl;
+static int occ_out;
+static int has_v2_events;
+
+static void metric(const char *name, double v)
+{
+	printf("metric %s %s %.2f\n", wl, name, v);
+}
+
+/* ---- the threads */
+
+static volatile unsigned char ws[WS_BYTES];
+
+/* Walk the working set for about ns; one op per 4 KiB touched */
+static void work_ns(struct worker *w, unsigned long long ns, size_t *pos)
+{
+	unsigned long long end = now_ns() + ns;
+
+	while (now_ns() < end) {
+		for (int i = 0; i < 4096; i += 64)
+			ws[(*pos + i) % WS_BYTES]++;
+		*pos = (*pos + 4096) % WS_BYTES;
+		w->ops++;
+	}
+}
+
+/* fit: on-CPU BENCH_FIT_DUTY of the time (feedback on its CPU time, crew.h) */
+static void *fit_worker(void *arg)
+{
+	struct worker *w = arg;
+	unsigned long long wall0 = now_ns(), cpu0 = thread_cpu_ns();
+	size_t pos = 0;
+
+	w->tid = syscall(SYS_gettid);
+	while (!atomic_load(w->stop)) {
+		if (thread_cpu_ns() - cpu0 < BENCH_FIT_DUTY * (now_ns() - wall0))
+			work_ns(w, 1000000ULL, &pos);
+		else
+			sleep_ns(BENCH_FIT_SLEEP_NS);
+	}
+	return NULL;
+}
+
+/* ring: worker i reads the token from pipe i and passes it to i + 1 */
+static struct crew *ring_crew;
+static int ring_fd[CAS_MAX_CPUS][2];
+
+static void ring_setup(struct crew *c)
+{
+	char t = 't';
+
+	for (int i = 0; i < c->n; i++)
+		if (pipe(ring_fd[i]))
+			_exit(1);
+	if (write(ring_fd[0][1], &t, 1) != 1)
+		_exit(1);
+}
+
+static void *ring_worker(void *arg)
+{
+	struct worker *w = arg;
+	int i = w - ring_crew->sh->w, next = (i + 1) % ring_crew->n;
+	size_t pos = (size_t)i * 4096;
+	char t;
+
+	w->tid = syscall(SYS_gettid);
+	while (read(ring_fd[i][0], &t, 1) == 1) {
+		if (!atomic_load(w->stop))
+			work_ns(w, RING_WORK_NS, &pos);
+		if (write(ring_fd[next][1], &t, 1) != 1 || atomic_load(w->stop))
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * latency: message thread m (workers 0..LAT_MSG-1) posts a timestamp to
+ * each of its workers that has answered the last one and wakes it
+ * (futex), then pauses LAT_THINK_NS; each worker notes now - timestamp,
+ * works LAT_WORK_NS and answers.
+ */
+struct lat_shm {
+	atomic_uint seq[CAS_MAX_CPUS];
+	atomic_uint ack[CAS_MAX_CPUS];
+	unsigned long long posted[CAS_MAX_CPUS];
+	int n[CAS_MAX_CPUS];
+	unsigned int us[CAS_MAX_CPUS][LAT_CAP];
+};
+
+static struct crew *lat_crew;
+static struct lat_shm *lat;
+
+static long futex(atomic_uint *uaddr, int op, unsigned int val, long ns)
+{
+	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+
+	return syscall(SYS_futex, uaddr, op, val, ns ? &ts : NULL, NULL, 0);
+}
+
+static void *lat_worker(void *arg)
+{
+	struct worker *w = arg;
+	int i = w - lat_crew->sh->w, nw = lat_crew->n - LAT_MSG;
+	size_t pos = (size_t)i * 4096;
+
+	w->tid = syscall(SYS_gettid);
+	if (i < LAT_MSG) {
+		while (!atomic_load(w->stop)) {
+			for (int j = LAT_MSG + i; j < lat_crew->n; j += LAT_MSG) {
+				if (atomic_load(&lat->ack[j]) != atomic_load(&lat->seq[j]))
+					continue;
+				lat->posted[j] = now_ns();
+				atomic_fetch_add(&lat->seq[j], 1);
+				futex(&lat->seq[j], FUTEX_WAKE, 1, 0);
+			}
+			sleep_ns(LAT_THINK_NS);
+			w->ops++;
+		}
+		for (int j = LAT_MSG; j < LAT_MSG + nw; j++) {
+			atomic_fetch_add(&lat->seq[j], 1);
+			futex(&lat->seq[j], FUTEX_WAKE, 1, 0);
+		}
+		return NULL;
+	}
+	while (!atomic_load(w->stop)) {
+		unsigned int seen = atomic_load(&lat->ack[i]);
+
+		if (atomic_load(&lat->seq[i]) == seen) {
+			futex(&lat->seq[i], FUTEX_WAIT, seen, 100000000L);
+			continue;
+		}
+		if (atomic_load(w->measuring) && lat->n[i] < LAT_CAP) {
+			unsigned long long d = (now_ns() - lat->posted[i]) / 1000;
+
+			lat->us[i][lat->n[i]++] = d > UINT_MAX ? UINT_MAX : d;
+		}
+		work_ns(w, LAT_WORK_NS, &pos);
+		atomic_store(&lat->ack[i], seen + 1);
+	}
+	return NULL;
+}
+
+/* ---- measuring a set of crews */
+
+struct run {
+	struct crew *c[2];
+	int nc;
+	long per_llc[CAS_MAX_CPUS], samples;
+	unsigned long long oncpu, wait;
+	double secs;
+};
+
+static int all_threads(struct run *r)
+{
+	int n = 0;
+
+	for (int k = 0; k < r->nc; k++)
+		n += r->c[k]->n;
+	return n;
+}
+
+/* CPU of a thread (field 39 of its stat), -1 if unknown */
+static int thread_cpu(pid_t pid, pid_t tid)
+{
+	char path[96], buf[1024], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	if (read_str(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strrchr(buf, ')');
+	for (int f = 2; f < 39 && p; f++)
+		p = strchr(p + 1, ' ');
+	return p ? atoi(p + 1) : -1;
+}
+
+/* Sum of the first two schedstat fields of every thread: on-CPU, waiting */
+static void schedstat_sum(struct run *r, unsigned long long *oncpu,
+			  unsigned long long *wait)
+{
+	char path[96], buf[128];
+
+	*oncpu = *wait = 0;
+	for (int k = 0; k < r->nc; k++)
+		for (int i = 0; i < r->c[k]->n; i++) {
+			unsigned long long a = 0, b = 0;
+
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat",
+				 r->c[k]->pid, r->c[k]->sh->w[i].tid);
+			if (!read_str(path, buf, sizeof(buf)) &&
+			    sscanf(buf, "%llu %llu", &a, &b) == 2) {
+				*oncpu += a;
+				*wait += b;
+			}
+		}
+}
+
+/* Sample placement every SAMPLE_MS for secs, with tracing on */
+static void sample(struct run *r, double secs)
+{
+	unsigned long long t0, oncpu0, wait0, oncpu1, wait1, end;
+
+	memset(r->per_llc, 0, sizeof(r->per_llc));
+	r->samples = 0;
+	for (int k = 0; k < r->nc; k++) {
+		for (int i = 0; i < r->c[k]->n; i++)
+			r->c[k]->sh->w[i].ops = 0;
+		atomic_store(&r->c[k]->sh->measuring, 1);
+	}
+	trace_on(1);
+	schedstat_sum(r, &oncpu0, &wait0);
+	t0 = now_ns();
+	end = t0 + secs * 1e9;
+	while (now_ns() < end) {
+		int n[CAS_MAX_CPUS] = { 0 };
+
+		for (int k = 0; k < r->nc; k++)
+			for (int i = 0; i < r->c[k]->n; i++) {
+				int cpu = thread_cpu(r->c[k]->pid, r->c[k]->sh->w[i].tid);
+
+				if (cpu >= 0 && cpu < map.ncpus)
+					n[map.llc_of[cpu]]++;
+			}
+		for (int l = 0; l < map.nllc; l++) {
+			r->per_llc[l] += n[l];
+			r->samples += n[l];
+		}
+		if (occ_out) {
+			printf("occ %s %llu", wl, (now_ns() - t0) / 1000000ULL);
+			for (int l = 0; l < map.nllc; l++)
+				printf(" %d", n[l]);
+			printf("\n");
+		}
+		sleep_ns(SAMPLE_MS * 1000000ULL);
+	}
+	schedstat_sum(r, &oncpu1, &wait1);
+	r->secs = (now_ns() - t0) / 1e9;
+	trace_on(0);
+	for (int k = 0; k < r->nc; k++)
+		atomic_store(&r->c[k]->sh->measuring, 0);
+	r->oncpu = oncpu1 - oncpu0;
+	r->wait = wait1 - wait0;
+}
+
+/* What the trace buffer says about the run's threads and processes */
+struct trace_sum {
+	long wakeup_moves, lb_moves, out_of_home;
+	long scans, scan_ns, pref_changes;
+	int has_ns, pref[2];
+};
+
+static int thread_index(struct run *r, int tid)
+{
+	int idx = 0;
+
+	for (int k = 0; k < r->nc; k++)
+		for (int i = 0; i < r->c[k]->n; i++, idx++)
+			if (r->c[k]->sh->w[i].tid == tid)
+				return idx;
+	return -1;
+}
+
+static int crew_of_tgid(struct run *r, int tgid)
+{
+	for (int k = 0; k < r->nc; k++)
+		if (r->c[k]->pid == tgid)
+			return k;
+	return -1;
+}
+
+static int trace_lost(void)
+{
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	char line[256];
+	long in = 0, written = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && line[0] == '#')
+		if (sscanf(line, "# entries-in-buffer/entries-written: %ld/%ld", &in, &written) == 2)
+			break;
+	fclose(f);
+	return written > in;
+}
+
+static void trace_read(struct run *r, int home, struct trace_sum *t)
 {
 	FILE *f = fopen(TRACEFS "/trace", "r");
 	char line[768];
 	const char *fl;
-	int waking[CAS_MAX_CPUS] = { 0 };	/* index: worker */
-	long out = 0;
+	int waking[2 * CAS_MAX_CPUS] = { 0 };
 
-	*wakeup_moves = *lb_moves = 0;
+	memset(t, 0, sizeof(*t));
+	t->pref[0] = t->pref[1] = -1;
 	if (!f)
-		return -1;
+		return;
 	while (fgets(line, sizeof(line), f)) {
-		int pid, w = -1;
+		int w, k;
 
-		if (trace_is_event(line, "sched_waking", &fl) ||
-		    trace_is_event(line, "sched_wakeup", &fl) ||
-		    trace_is_event(line, "sched_migrate_task", &fl)) {
-			pid = trace_field(fl, "pid", -1);
-			for (int i = 0; i < c->n; i++)
-				if (c->sh->w[i].tid == pid)
-					w = i;
-			if (w < 0)
-				continue;
-		} else {
-			continue;
-		}
-		if (strstr(line, "sched_waking:")) {
-			waking[w] = 1;
-		} else if (strstr(line, "sched_wakeup:")) {
-			waking[w] = 0;
-		} else {
+		if (trace_is_event(line, "sched_cache_scan", &fl)) {
+			long ns = trace_field(fl, "ns", -1);
+
+			if (ns >= 0) {
+				t->has_ns = 1;
+				t->scan_ns += ns;
+			}
+			k = crew_of_tgid(r, trace_field(fl, "tgid", -1));
+			if (k >= 0) {
+				t->scans++;
+				t->pref[k] = trace_field(fl, "pref_llc", -1);
+			}
+		} else if (trace_is_event(line, "sched_cache_pref_llc", &fl)) {
+			t->pref_changes += crew_of_tgid(r, trace_field(fl, "tgid", -1)) >= 0;
+		} else if (trace_is_event(line, "sched_waking", &fl) ||
+			   trace_is_event(line, "sched_wakeup", &fl)) {
+			w = thread_index(r, trace_field(fl, "pid", -1));
+			if (w >= 0)
+				waking[w] = !!strstr(line, "sched_waking:");
+		} else if (trace_is_event(line, "sched_migrate_task", &fl)) {
 			int from = trace_field(fl, "orig_cpu", -1), to = trace_field(fl, "dest_cpu", -1);
 
-			if (from < 0 || to < 0 || from >= map.ncpus || to >= map.ncpus ||
-			    map.llc_of[from] == map.llc_of[to])
+			w = thread_index(r, trace_field(fl, "pid", -1));
+			if (w < 0 || from < 0 || to < 0 || from >= map.ncpus ||
+			    to >= map.ncpus || map.llc_of[from] == map.llc_of[to])
 				continue;
 			if (waking[w]) {
-				(*wakeup_moves)++;
+				t->wakeup_moves++;
 			} else {
-				(*lb_moves)++;
-				out += map.llc_of[from] == home;
+				t->lb_moves++;
+				t->out_of_home += map.llc_of[from] == home;
 			}
 		}
 	}
 	fclose(f);
-	return out;
 }
 
 static void events(int on)
@@ -78,67 +390,258 @@ static void events(int on)
 	trace_event_enable("sched_waking", on);
 	trace_event_enable("sched_wakeup", on);
 	trace_event_enable("sched_migrate_task", on);
+	if (has_v2_events) {
+		trace_event_enable("sched_cache_scan", on);
+		trace_event_enable("sched_cache_pref_llc", on);
+	}
 }
 
-static int bounce(double secs)
+/* Run the crews (already started) through warm-up and measurement */
+static void measure(struct run *r, double secs)
 {
-	struct crew c;
-	struct placement pl;
-	long out, wk, lb;
-	double oncpu;
+	struct trace_sum t;
+	long top = 0, ops = 0;
+	int home = 0, n = all_threads(r), usable = n < map.ncpus ? n : map.ncpus;
 
+	sleep_ns(WARMUP_S * 1e9);
 	trace_reset();
 	events(1);
-	crew_start(&c, fit_threads(), FIT);
-	sleep_ns(WARMUP_S * 1e9);
-	trace_on(1);
-	oncpu = crew_measure(&c, secs, &pl);
-	trace_on(0);
-	out = lb_out_of(&c, pl.top_llc, &wk, &lb);
-	crew_stop(&c);
+	sample(r, secs);
 	events(0);
-	printf("metric bounce threads %d\n", c.n);
-	printf("metric bounce top_llc_share_pct %.1f\n", pl.share_pct);
-	printf("metric bounce lb_out_of_home_per_s %.2f\n", out / secs);
-	printf("metric bounce lb_llc_migrations_per_s %.2f\n", lb / secs);
-	printf("metric bounce wakeup_llc_migrations_per_s %.2f\n", wk / secs);
-	printf("metric bounce oncpu_per_thread_pct %.1f\n", oncpu);
-	return out < 0;
+	for (int l = 0; l < map.nllc; l++)
+		if (r->per_llc[l] > top) {
+			top = r->per_llc[l];
+			home = l;
+		}
+	trace_read(r, home, &t);
+	if (trace_lost())
+		printf("# %s: the trace buffer overflowed; migration counts are low\n", wl);
+	for (int k = 0; k < r->nc; k++)
+		for (int i = 0; i < r->c[k]->n; i++)
+			ops += r->c[k]->sh->w[i].ops;
+
+	metric("threads", n);
+	metric("top_llc_share_pct", r->samples ? 100.0 * top / r->samples : 0);
+	metric("llc_migrations_per_s", (t.lb_moves + t.wakeup_moves) / r->secs);
+	metric("lb_llc_migrations_per_s", t.lb_moves / r->secs);
+	metric("wakeup_llc_migrations_per_s", t.wakeup_moves / r->secs);
+	metric("lb_out_of_home_per_s", t.out_of_home / r->secs);
+	/* on-CPU time per wall second over the CPUs the threads could use */
+	metric("oncpu_pct", 100.0 * r->oncpu / (r->secs * 1e9 * usable));
+	metric("runq_wait_pct", 100.0 * r->wait / (r->secs * 1e9 * n));
+	metric("ops_per_s", ops / r->secs);
+	if (has_v2_events) {
+		metric("pref_llc_changes_per_s", t.pref_changes / r->secs);
+		metric("scans_per_mm_per_s", t.scans / (r->secs * r->nc));
+		if (t.has_ns)
+			metric("scan_cpu_pct", 100.0 * t.scan_ns / (r->secs * 1e9 * map.ncpus));
+		if (r->nc == 2) {
+			int d = (t.pref[0] >= 0) + (t.pref[1] >= 0 && t.pref[1] != t.pref[0]);
+
+			metric("distinct_pref_llcs", d);
+		}
+	}
 }
 
-static int saturate(double secs)
+static void stop_all(struct run *r)
+{
+	for (int k = 0; k < r->nc; k++)
+		crew_stop(r->c[k]);
+}
+
+static int run_crews(int nc, int n, void *(*fn)(void *), void (*setup)(struct crew *),
+		     double secs)
+{
+	struct crew c[2];
+	struct run r = { .nc = nc };
+
+	for (int k = 0; k < nc; k++) {
+		r.c[k] = &c[k];
+		crew_start_fn(&c[k], n, fn, setup);
+	}
+	measure(&r, secs);
+	stop_all(&r);
+	return 0;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int latency(double secs)
 {
 	struct crew c;
-	struct placement pl;
-	int n = 2 * llc_size(&map, 0);
-	double oncpu;
+	struct run r = { .nc = 1, .c = { &c } };
+	int nw = LAT_MSG * (llc_size(&map, 0) - 1), total = 0;
+	unsigned int *all;
 
-	if (n > map.ncpus)
-		n = map.ncpus;
-	crew_start(&c, n, BUSY);
-	sleep_ns(WARMUP_S * 1e9);
-	oncpu = crew_measure(&c, secs, &pl);
+	if (nw < LAT_MSG)
+		nw = LAT_MSG;
+	if (nw + LAT_MSG > CAS_MAX_CPUS)
+		nw = CAS_MAX_CPUS - LAT_MSG;
+	lat = mmap(NULL, sizeof(*lat), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (lat == MAP_FAILED)
+		return 1;
+	memset(lat, 0, sizeof(*lat));
+	lat_crew = &c;
+	crew_start_fn(&c, LAT_MSG + nw, lat_worker, NULL);
+	measure(&r, secs);
 	crew_stop(&c);
-	printf("metric saturate threads %d\n", n);
-	/* on-CPU time per wall second over the CPUs the threads could use */
-	printf("metric saturate oncpu_pct %.1f\n", oncpu);
-	return oncpu <= 0 || oncpu > 105;
+	all = malloc(sizeof(*all) * LAT_CAP * (LAT_MSG + nw));
+	if (!all)
+		return 1;
+	for (int i = LAT_MSG; i < LAT_MSG + nw; i++)
+		for (int j = 0; j < lat->n[i]; j++)
+			all[total++] = lat->us[i][j];
+	if (!total) {
+		printf("# latency: no wakeup was measured\n");
+		return 1;
+	}
+	qsort(all, total, sizeof(*all), cmp_uint);
+	metric("wakeups", total);
+	metric("p50_us", all[total * 50 / 100]);
+	metric("p90_us", all[total * 90 / 100]);
+	metric("p99_us", all[total * 99 / 100]);
+	free(all);
+	munmap(lat, sizeof(*lat));
+	return 0;
+}
+
+/*
+ * hackbench -T -p (threads over pipes, all in one process: 40 threads a
+ * group): its own time, cross-LLC moves of every task while it ran, and
+ * on v2 the scans of its mm (one process of 40 or 40 x N threads: per-mm
+ * scanning keeps that rate the same).
+ */
+static int hackbench(int groups)
+{
+	const char *prog = getenv("CAS_HACKBENCH") ? : "/extra/hackbench";
+	char g[16], l[16], line[256];
+	unsigned long long t0;
+	double t = -1, wall;
+	long moves = 0, scans = 0, scan_ns = 0;
+	int fd[2], status, has_ns = 0;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(g, sizeof(g), "%d", groups);
+	snprintf(l, sizeof(l), "%s", getenv("CAS_HACKBENCH_LOOPS") ? : "100");
+	trace_reset();
+	trace_event_enable("sched_migrate_task", 1);
+	if (has_v2_events)
+		trace_event_enable("sched_cache_scan", 1);
+	if (pipe(fd))
+		return 1;
+	trace_on(1);
+	t0 = now_ns();
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		dup2(fd[1], 2);
+		close(fd[0]);
+		execl(prog, prog, "-T", "-p", "-g", g, "-l", l, (char *)NULL);
+		fprintf(stderr, "cannot run %s\n", prog);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Time: %lf", &t) != 1 && strncmp(line, "Running", 7))
+			printf("# hackbench: %s", line);
+	if (f)
+		fclose(f);
+	waitpid(pid, &status, 0);
+	wall = (now_ns() - t0) / 1e9;
+	trace_on(0);
+	trace_event_enable("sched_migrate_task", 0);
+	if (has_v2_events)
+		trace_event_enable("sched_cache_scan", 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || t < 0) {
+		printf("# %s: %s -T -p -g %s -l %s failed or printed no time\n", wl, prog, g, l);
+		return 1;
+	}
+	f = fopen(TRACEFS "/trace", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *fl;
+		int from, to;
+
+		if (trace_is_event(line, "sched_cache_scan", &fl)) {
+			long ns = trace_field(fl, "ns", -1);
+
+			if (ns >= 0) {
+				has_ns = 1;
+				scan_ns += ns;
+			}
+			scans += trace_field(fl, "tgid", -1) == pid;
+			continue;
+		}
+		if (!trace_is_event(line, "sched_migrate_task", &fl))
+			continue;
+		from = trace_field(fl, "orig_cpu", -1);
+		to = trace_field(fl, "dest_cpu", -1);
+		moves += from >= 0 && to >= 0 && from < map.ncpus && to < map.ncpus &&
+			 map.llc_of[from] != map.llc_of[to];
+	}
+	if (f)
+		fclose(f);
+	if (trace_lost())
+		printf("# %s: the trace buffer overflowed; migration counts are low\n", wl);
+	metric("groups", groups);
+	metric("threads", 40 * groups);
+	metric("time_s", t);
+	metric("llc_migrations_per_s", moves / wall);
+	if (has_v2_events) {
+		metric("scans_per_mm_per_s", scans / wall);
+		if (has_ns)
+			metric("scan_cpu_pct", 100.0 * scan_ns / (wall * 1e9 * map.ncpus));
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	double secs = argc > 2 ? atof(argv[2]) : 5.0;
+	int n;
 
 	if (argc < 2 || llc_map_read(&map)) {
-		fprintf(stderr, "usage: cas-bench bounce|saturate [secs] (needs sysfs cache info)\n");
+		fprintf(stderr, "usage: cas-bench fit|ring|saturate|pair|latency|hackbench-1|hackbench-N"
+			" [secs] [occ] (needs sysfs cache info)\n");
 		return 2;
 	}
+	wl = argv[1];
+	occ_out = argc > 3 && !strcmp(argv[3], "occ");
+	has_v2_events = trace_event_exists("sched_cache_scan");
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	numa_balancing_off();
 	write_str(TRACEFS "/buffer_size_kb", "4096");
-	if (!strcmp(argv[1], "bounce"))
-		return bounce(secs);
-	if (!strcmp(argv[1], "saturate"))
-		return saturate(secs);
-	fprintf(stderr, "cas-bench: unknown workload '%s'\n", argv[1]);
+	if (!strcmp(wl, "fit"))
+		return run_crews(1, fit_threads(), fit_worker, NULL, secs);
+	if (!strcmp(wl, "pair"))
+		return run_crews(2, fit_threads(), fit_worker, NULL, secs);
+	if (!strcmp(wl, "saturate")) {
+		n = 2 * llc_size(&map, 0);
+		return run_crews(1, n < map.ncpus ? n : map.ncpus, always_busy, NULL, secs);
+	}
+	if (!strcmp(wl, "ring")) {
+		struct crew c;
+		struct run r = { .nc = 1, .c = { &c } };
+
+		n = llc_size(&map, 0) < 4 ? llc_size(&map, 0) : 4;
+		ring_crew = &c;
+		crew_start_fn(&c, n < 2 ? 2 : n, ring_worker, ring_setup);
+		measure(&r, secs);
+		crew_stop(&c);
+		return 0;
+	}
+	if (!strcmp(wl, "latency"))
+		return latency(secs);
+	if (!strcmp(wl, "hackbench-1"))
+		return hackbench(1);
+	if (!strcmp(wl, "hackbench-N"))
+		return hackbench(map.nllc > 1 ? map.nllc : 2);
+	fprintf(stderr, "cas-bench: unknown workload '%s'\n", wl);
 	return 2;
 }

@@ -64,18 +64,23 @@ static void *always_busy(void *arg)
 	struct worker *w = arg;
 
 	w->tid = syscall(SYS_gettid);
-	while (!atomic_load(w->stop))
+	while (!atomic_load(w->stop)) {
 		spin_ns(1000000ULL);
+		w->ops++;
+	}
 	return NULL;
 }
 
 enum crew_kind { FIT, BUSY };
 
-/* Fork a process of n workers; its main thread is worker 0 */
-static inline void crew_start(struct crew *c, int n, enum crew_kind kind)
+/*
+ * Fork a process of n workers running fn (its argument: the worker's record
+ * in c->sh->w); its main thread is worker 0. setup, if any, runs in the
+ * child before the threads start.
+ */
+static inline void crew_start_fn(struct crew *c, int n, void *(*fn)(void *),
+				 void (*setup)(struct crew *c))
 {
-	void *(*fn)(void *) = kind == FIT ? duty_worker : always_busy;
-
 	c->n = n;
 	c->sh = mmap(NULL, sizeof(*c->sh), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -91,6 +96,8 @@ static inline void crew_start(struct crew *c, int n, enum crew_kind kind)
 
 		/* never outlive a test killed by its time limit */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setup)
+			setup(c);
 		for (int i = 1; i < n; i++)
 			pthread_create(&t[i], NULL, fn, &c->sh->w[i]);
 		atomic_store(&c->sh->ready, 1);
@@ -105,6 +112,12 @@ static inline void crew_start(struct crew *c, int n, enum crew_kind kind)
 	for (int i = 0; i < n; i++)
 		while (!c->sh->w[i].tid)
 			sleep_ns(1000000ULL);
+}
+
+/* Fork a process of n workers of a kind; its main thread is worker 0 */
+static inline void crew_start(struct crew *c, int n, enum crew_kind kind)
+{
+	crew_start_fn(c, n, kind == FIT ? duty_worker : always_busy, NULL);
 }
 
 static inline void crew_stop(struct crew *c)

@@ -127,6 +127,7 @@ struct worker {
 	atomic_int *measuring, *stop;
 	long samples[CAS_MAX_CPUS];
 	long changes;
+	long ops;		/* units of work done (benchmarks) */
 	int last_llc;
 };
 
