@@ -30,7 +30,7 @@ SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
 LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
 
-.PHONY: help deps tree kernel guest initramfs boot-test run selftest lb-compare bench test clean distclean FORCE
+.PHONY: help deps tree kernel guest initramfs boot-test run selftest lb-compare bench rfc test clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -59,6 +59,10 @@ help:
 	@echo '  bench       boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)), run the workloads'
 	@echo '              (fit ring saturate pair latency hackbench-1 hackbench-N) $$(RUNS) times:'
 	@echo '              $$(BUILD)/bench/results.tsv, table.txt, occupancy.png, v2 checks'
+	@echo '  rfc         the posting in $$(BUILD)/rfc/: format-patch --cover-letter, "RFC PATCH v2",'
+	@echo '              cover letter from series-v2/cover-letter.txt, CHANGELOG, the last bench'
+	@echo '              and check results; verified: git am on a fresh base, build, checkpatch,'
+	@echo '              bodies, subjects (FROM=, SIGNOFF= "Name <mail>")'
 	@echo '  test        what CI runs: check, selftest, then boot-test of none and v2'
 	@echo '              on four topologies and of v1 on 2x2x4, then lb-compare;'
 	@echo '              stops at the first failure'
@@ -76,6 +80,9 @@ help:
 	@echo '  APPEND=...        extra kernel command line'
 	@echo '  BUILD=$(BUILD)      build folder (ignored by git)'
 	@echo '  FORCE=1           let tree discard local changes in $$(BUILD)/src-$$(SERIES)'
+	@echo '  FROM=...          make rfc: author of every patch ("Name <mail>")'
+	@echo '  SIGNOFF=...       make rfc: the poster'"'"'s Signed-off-by on every patch; make check:'
+	@echo '                    the sign-off checkpatch sees'
 	@echo '  RUNS=$(RUNS)            make bench: runs of each workload in each boot'
 	@echo '  SECS=$(SECS)           make bench, lb-compare: measured seconds of each workload'
 	@echo '  ICOUNT=0          run QEMU without -icount (default on, see README)'
@@ -124,6 +131,12 @@ bench: $(BENCH_BINS)
 	@for s in none v1 v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
 	@qemu/bench.sh $(BUILD) $(firstword $(TOPOLOGY)) $(RUNS)
 
+# The posting: build/rfc/, verified (needs make check's results for v2 and v1)
+rfc:
+	@$(MAKE) --no-print-directory check SERIES=v2
+	@$(MAKE) --no-print-directory check SERIES=v1
+	@FROM="$(FROM)" SIGNOFF="$(SIGNOFF)" checks/rfc.sh
+
 # What CI runs (README's test command): the static gate (no boot when it
 # fails), the harness self-test, then each kernel on its topologies. The unpatched kernel runs the topology test (the
 # cache-aware tests skip there); v1 its steering baseline; v2 everything.
@@ -137,7 +150,7 @@ test:
 	@$(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
 
 clean:
-	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/bench-guest $(BUILD)/lb-compare $(BUILD)/bench $(BUILD)/initramfs-*.cpio.gz
+	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/bench-guest $(BUILD)/lb-compare $(BUILD)/bench $(BUILD)/rfc $(BUILD)/rfc-* $(BUILD)/initramfs-*.cpio.gz
 
 distclean:
 	@for t in $(BUILD)/src-*/; do \

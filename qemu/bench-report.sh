@@ -3,36 +3,21 @@
 # occupancy plot (occupancy.png) and the checks of what v2 must show (TAP,
 # exit 1 when one fails).
 #
-#   qemu/bench-report.sh BENCH_DIR TOPOLOGY RUNS SECS CAVEAT
+#   qemu/bench-report.sh BENCH_DIR
 set -eu
 
-out=$1 topo=$2 runs=$3 secs=$4 caveat=$5
+out=$1
 res=$out/results.tsv
-WORKLOADS="fit ring saturate pair latency hackbench-1 hackbench-N"
+top=$(cd "$(dirname "$0")/.." && pwd)
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 2; }
-[ -s "$res" ] || die "no $res"
+[ -s "$res" ] || die "no $res (run 'make bench')"
+[ -s "$out/run.env" ] || die "no $out/run.env (run 'make bench')"
+# shellcheck disable=SC1091
+. "$out/run.env"
+topo=$TOPOLOGY caveat=$CAVEAT
 
 # ---- the table
-{
-	echo "cas-bench on $topo: median [min..max] of $runs runs (${secs} s each; hackbench: its own time)"
-	echo "$caveat"
-	echo
-	printf '%-12s %-28s %-26s %-26s %-26s\n' workload metric none v1 v2
-	for w in $WORKLOADS; do
-		awk -F'\t' -v w="$w" 'NR > 1 && $2 == w { print $3 }' "$res" | awk '!seen[$0]++' |
-		while read -r m; do
-			printf '%-12s %-28s' "$w" "$m"
-			for k in none v1 v2; do
-				awk -F'\t' -v k="$k" -v w="$w" -v m="$m" '
-					$1 == k && $2 == w && $3 == m { c = sprintf("%g [%g..%g]", $4, $5, $6) }
-					END { printf " %-26s", c == "" ? "-" : c }' "$res"
-			done
-			echo
-		done
-	done
-	echo
-	echo "- : not applicable (no preference or scan exists on that kernel)"
-} >"$out/table.txt"
+"$top/qemu/bench-table.sh" "$res" "$out/run.env" >"$out/table.txt"
 cat "$out/table.txt"
 
 # ---- the plot: threads per LLC over time, fit and saturate on each kernel

@@ -4,6 +4,7 @@
 #   BUILD/bench/results.tsv    kernel workload metric median min max
 #   BUILD/bench/table.txt      the same, side by side, for the cover letter
 #   BUILD/bench/occupancy.png  threads per LLC over time, fit and saturate
+#   BUILD/bench/run.env        topology, runs, seconds and the caveat
 # then check what v2 must show against the others (TAP; exit 1 if not).
 #
 #   qemu/bench.sh BUILD TOPOLOGY RUNS
@@ -107,4 +108,5 @@ for s in $KERNELS; do
 	[ "$n" -gt 0 ] || die "no figures from $s in $out/$s.log"
 done
 
-"$top/qemu/bench-report.sh" "$out" "$topo" "$runs" "$SECS" "$CAVEAT"
+printf 'TOPOLOGY=%s\nRUNS=%s\nSECS=%s\nCAVEAT=%q\n' "$topo" "$runs" "$SECS" "$CAVEAT" >"$out/run.env"
+"$top/qemu/bench-report.sh" "$out"

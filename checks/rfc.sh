@@ -1,0 +1,205 @@
+#!/bin/bash
+# make rfc: the posting. Writes BUILD/rfc/ with git format-patch
+# (--cover-letter, subject prefix "RFC PATCH v2", base-commit naming the
+# Debian base), the cover letter filled in from series-v2/cover-letter.txt,
+# CHANGELOG, the last make bench results and make check's results for v1
+# and v2; then verifies what it wrote:
+#   - the patches apply with git am on a fresh checkout of the base;
+#   - the result builds (bzImage, the boot tests' configuration);
+#   - checkpatch --strict passes on the generated patches;
+#   - every patch has a body and a "sched/...: " subject;
+#   - the cover letter's table is the one the results give.
+#
+#   checks/rfc.sh            (FROM="Name <mail>", SIGNOFF="Name <mail>")
+set -eu
+me=rfc
+. "$(dirname "$0")/lib.sh"
+. "$top/qemu/base.env"
+
+out=$BUILD/rfc
+work=$BUILD/rfc-git
+verify=$BUILD/rfc-verify
+FROM=${FROM:-}
+SIGNOFF=${SIGNOFF:-}
+need_base
+need_tool git git
+for v in FROM SIGNOFF; do
+	eval "val=\${$v}"
+	[ -z "$val" ] || printf '%s\n' "$val" | grep -qE '^[^<>]+ <[^<>@ ]+@[^<> ]+>$' ||
+		die "$v=\"$val\" is not of the form 'Name <mail@host>'"
+done
+
+# ---- the results that go into the cover letter
+if [ -s "$BUILD/bench/results.tsv" ] && [ -s "$BUILD/bench/run.env" ]; then
+	bench=$BUILD/bench
+else
+	bench=$top/series-v2/bench
+fi
+[ -s "$bench/results.tsv" ] || die "no make bench results in $BUILD/bench or series-v2/bench: run 'make bench'"
+say "bench results from ${bench#"$top"/}/results.tsv"
+"$top/qemu/bench-table.sh" "$bench/results.tsv" "$bench/run.env" >"$BUILD/rfc-bench.txt"
+
+check_summary() {	# SERIES: one line per gate, from the last make check
+	local r=$BUILD/check-results/$1 g rc
+	for g in selftest cocci-rules checkpatch sparse cocci-kernel cocci-ours build link; do
+		[ -f "$r/$g.rc" ] || die "no make check result for $1 ($g): run 'make check SERIES=$1'"
+		read -r rc _ <"$r/$g.rc"
+		printf '  %-4s %-13s %s\n' "$([ "$rc" = 0 ] && echo PASS || echo FAIL)" "$g" \
+			"$(tail -1 "$r/$g.log" | sed "s|$top/||g")"
+	done
+}
+{
+	echo "v2 (this series):"
+	check_summary v2
+	echo
+	echo "v1 (ported to the same base, for comparison):"
+	check_summary v1
+} >"$BUILD/rfc-check.txt"
+
+# ---- the series as commits on the base, then format-patch
+rm -rf "$out"
+git -C "$BASE_REPO" worktree remove --force "$work" 2>/dev/null || rm -rf "$work"
+git -C "$BASE_REPO" worktree prune
+git -C "$BASE_REPO" worktree add -q -f -B rfc "$work" base >/dev/null ||
+	die "cannot create worktree $work"
+id_name() { printf '%s' "${1% <*}"; }
+id_mail() { local m=${1##*<}; printf '%s' "${m%>}"; }
+committer=${SIGNOFF:-${FROM:-Cache-aware scheduling v2 <cas-v2@localhost>}}
+export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+GIT_COMMITTER_NAME=$(id_name "$committer") GIT_COMMITTER_EMAIL=$(id_mail "$committer")
+am_args=()
+[ -z "$SIGNOFF" ] || am_args+=(--signoff)
+for p in $(series_patches "$top/series-v2"); do
+	if ! git -C "$work" am -q "${am_args[@]}" "$p" >"$BUILD/rfc-am.log" 2>&1; then
+		git -C "$work" am --abort >/dev/null 2>&1 || true
+		sed 's/^/  /' "$BUILD/rfc-am.log" >&2
+		die "series-v2/$(basename "$p") does not apply to the base"
+	fi
+	if [ -n "$FROM" ]; then
+		GIT_AUTHOR_NAME=$(id_name "$FROM") GIT_AUTHOR_EMAIL=$(id_mail "$FROM") \
+			git -C "$work" commit -q --amend --no-edit --reset-author
+	fi
+done
+n=$(git -C "$work" rev-list --count base..HEAD)
+git -C "$work" format-patch -q -o "$out" --cover-letter --subject-prefix="RFC PATCH v2" \
+	--base=base --no-signature base..HEAD
+base_sha=$(git -C "$BASE_REPO" rev-parse base)
+base_desc="Debian $BASE_PACKAGE $BASE_VERSION, the tarball extracted as one commit"
+# base-commit stays machine-readable; the line after it names the base
+sed -i "s|^base-commit: $base_sha\$|&\\nbase: $base_desc|" "$out"/*.patch
+
+# ---- the cover letter
+cover=$out/0000-cover-letter.patch
+changes=$(awk '/^Changes since v1/ { on = 1; getline; next } /^Infrastructure/ { on = 0 } on' \
+	"$top/CHANGELOG" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}')
+[ -n "$changes" ] || die "CHANGELOG has no 'Changes since v1' section"
+subject=$(sed -n 's/^Subject: //p' "$top/series-v2/cover-letter.txt")
+V1_LINK='https://lore.kernel.org/all/?q=s%3A%22Introduce+Cache+aware+scheduling%22+f%3Ayu.c.chen (2025-04-21, "[RFC PATCH 0/5] sched: Introduce Cache aware scheduling")'
+BASE_TEXT="$base_desc"
+awk -v subject="$subject" \
+    -v blurbfile="$top/series-v2/cover-letter.txt" \
+    -v benchfile="$BUILD/rfc-bench.txt" -v checkfile="$BUILD/rfc-check.txt" \
+    -v changes="$changes" -v v1="$V1_LINK" -v base="$BASE_TEXT" '
+	function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
+	function blurb(   s, l, started) {
+		while ((getline l < blurbfile) > 0) {
+			if (!started && (l ~ /^Subject: / || l == "")) continue
+			started = 1
+			if (l == "@BENCH_TABLE@") { printf "%s", slurp(benchfile); continue }
+			if (l == "@CHECK_RESULTS@") { printf "%s", slurp(checkfile); continue }
+			if (l == "@CHANGES_SINCE_V1@") { print changes; continue }
+			gsub(/@V1_LINK@/, v1, l)
+			gsub(/@BASE@/, base, l)
+			print l
+		}
+	}
+	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+	/^\*\*\* BLURB HERE \*\*\*$/ { blurb(); next }
+	{ print }' "$cover" >"$cover.new"
+mv "$cover.new" "$cover"
+say "wrote $n patches and the cover letter to ${out#"$top"/}"
+
+# ---- verification
+fail=0 t=0
+result() {	# STATUS DESCRIPTION
+	t=$((t + 1))
+	if [ "$1" = 0 ]; then echo "ok $t $2"; else echo "not ok $t $2"; fail=1; fi
+}
+echo "TAP version 13"
+echo "1..6"
+
+# 1. git am on a fresh checkout of the base
+git -C "$BASE_REPO" worktree remove --force "$verify" 2>/dev/null || rm -rf "$verify"
+git -C "$BASE_REPO" worktree prune
+git -C "$BASE_REPO" worktree add -q -f --detach "$verify" base >/dev/null
+rc=0
+for p in "$out"/0*.patch; do
+	[ "$p" = "$cover" ] && continue
+	if ! git -C "$verify" am -q "$p" >"$BUILD/rfc-am.log" 2>&1; then
+		echo "# $(basename "$p") does not apply:"
+		git -C "$verify" apply --check -v "$p" 2>&1 | grep -iE 'error|failed|checking' | sed 's/^/#   /'
+		git -C "$verify" am --abort >/dev/null 2>&1 || true
+		rc=1
+		break
+	fi
+done
+result $rc "the $n patches apply with git am on a fresh checkout of the base"
+
+# 2. the result builds
+rc=0
+if [ $fail = 0 ]; then
+	"$top/qemu/kernel.sh" "$verify" "$BUILD/rfc-out" "$top/qemu/configs/base.config" \
+		"$top/qemu/configs/series-v2.config" >"$BUILD/rfc-build.log" 2>&1 || rc=$?
+	[ $rc = 0 ] || tail -20 "$BUILD/rfc-build.log" | sed 's/^/#   /'
+else
+	rc=1
+fi
+result $rc "the result builds (bzImage, CONFIG_SCHED_CACHE=y; log: ${BUILD#"$top"/}/rfc-build.log)"
+
+# 3. checkpatch on the generated patches (the cover letter has no diff)
+rm -rf "$BUILD/rfc-cp" && mkdir -p "$BUILD/rfc-cp"
+cp "$out"/0*.patch "$BUILD/rfc-cp/" && rm "$BUILD/rfc-cp/0000-cover-letter.patch"
+rc=0
+"$top/checks/checkpatch.sh" "$BUILD/rfc-cp" >"$BUILD/rfc-checkpatch.log" 2>&1 || rc=$?
+sed 's/^/# /' "$BUILD/rfc-checkpatch.log" | grep -v '^# allowed' || true
+result $rc "checkpatch --strict on the generated patches"
+
+# 4. every patch has a body; 5. subjects
+rc=0 rs=0
+for p in "$out"/0*.patch; do
+	name=$(basename "$p")
+	subj=$(awk '/^Subject: /{ s = $0; getline; while ($0 ~ /^ /) { s = s $0; getline } print s; exit }' "$p")
+	if [ "$p" = "$cover" ]; then
+		printf '%s\n' "$subj" | grep -qE "^Subject: \[RFC PATCH v2 0+/$n\] sched: " ||
+			{ echo "# $name: subject '$subj'"; rs=1; }
+		continue
+	fi
+	printf '%s\n' "$subj" | grep -qE "^Subject: \[RFC PATCH v2 [0-9]+/$n\] sched/[a-z_]+: [A-Z]" ||
+		{ echo "# $name: subject '$subj' is not 'sched/<area>: Capitalised summary'"; rs=1; }
+	body=$(awk 'h && /^---$/ { exit } h { print } /^$/ && !h { h = 1 }' "$p" |
+		grep -v -E '^(Signed-off-by|Co-developed-by|Suggested-by|Link|Cc): ' | grep -c '[a-z]' || true)
+	[ "$body" -ge 2 ] || { echo "# $name: no changelog body"; rc=1; }
+done
+result $rc "every patch has a changelog body"
+result $rs "subjects follow [RFC PATCH v2 N/$n] sched/<area>: <Summary>"
+
+# 6. the cover letter carries the table the results give, and the v1 link
+rc=0
+grep -qF -- "$(head -1 "$BUILD/rfc-bench.txt")" "$cover" || rc=1
+while IFS= read -r l; do
+	[ -z "$l" ] || grep -qxF -- "$l" "$cover" || { echo "# not in the cover letter: $l"; rc=1; }
+done <"$BUILD/rfc-bench.txt"
+grep -q 'lore.kernel.org' "$cover" || rc=1
+if [ -n "$SIGNOFF" ]; then
+	for p in "$out"/0*.patch; do
+		[ "$p" = "$cover" ] || grep -qxF "Signed-off-by: $SIGNOFF" "$p" ||
+			{ echo "# $(basename "$p"): no Signed-off-by: $SIGNOFF"; rc=1; }
+	done
+else
+	grep -l '^Signed-off-by: ' "$out"/0*.patch | sed 's/^/# has a Signed-off-by without SIGNOFF: /' | grep . && rc=1
+fi
+result $rc "the cover letter's table matches ${bench#"$top"/}/results.tsv; sign-offs only as SIGNOFF says"
+
+git -C "$BASE_REPO" worktree remove --force "$verify" 2>/dev/null || true
+[ $fail = 0 ] || die "verification failed: see above"
+say "posting ready in ${out#"$top"/}/ (send with git send-email after reading it)"

@@ -1,0 +1,35 @@
+#!/bin/bash
+# The side-by-side table of a make bench results.tsv (for the cover letter).
+#
+#   qemu/bench-table.sh RESULTS.tsv RUN.env
+#
+# RUN.env (written by qemu/bench.sh) gives TOPOLOGY, RUNS, SECS and CAVEAT.
+set -eu
+
+res=$1 env=$2
+die() { printf 'bench-table: error: %s\n' "$*" >&2; exit 2; }
+[ -s "$res" ] || die "no $res (run 'make bench')"
+[ -s "$env" ] || die "no $env (run 'make bench')"
+# shellcheck disable=SC1090
+. "$env"
+head -1 "$res" | grep -qx "$(printf 'kernel\tworkload\tmetric\tmedian\tmin\tmax')" ||
+	die "$res: the header is not 'kernel workload metric median min max'"
+
+echo "make bench on $TOPOLOGY: median [min..max] of $RUNS runs (${SECS} s each; hackbench: its own time)"
+echo "$CAVEAT"
+echo
+printf '%-12s %-28s %-26s %-26s %s\n' workload metric none v1 v2
+for w in fit ring saturate pair latency hackbench-1 hackbench-N; do
+	awk -F'\t' -v w="$w" 'NR > 1 && $2 == w { print $3 }' "$res" | awk '!seen[$0]++' |
+	while read -r m; do
+		line=$(printf '%-12s %-28s' "$w" "$m")
+		for k in none v1 v2; do
+			c=$(awk -F'\t' -v k="$k" -v w="$w" -v m="$m" '
+				$1 == k && $2 == w && $3 == m { printf "%g [%g..%g]", $4, $5, $6 }' "$res")
+			line=$(printf '%s %-26s' "$line" "${c:--}")
+		done
+		printf '%s\n' "${line%"${line##*[! ]}"}"
+	done
+done
+echo
+echo "-: not applicable (no preference or scan exists on that kernel)"
