@@ -5,7 +5,8 @@
 #   checks/selftest.sh SERIESDIR
 #
 # From a copy of SERIESDIR (the real series) in $BUILD/check-selftest/:
-#  (a) a trace_printk() inserted into the last patch: our Coccinelle gate must
+#  (a) a trace_printk() inserted into the last patch that changes a .c file
+#      ("the last patch" below): our Coccinelle gate must
 #      report trace_printk() in that patch, at that line;
 #  (c) trailing whitespace on an added line of the last patch: checkpatch must
 #      report an ERROR for that patch and line;
@@ -20,7 +21,12 @@ sdir=$(cd "$1" && pwd)
 st=$BUILD/check-selftest
 mkdir -p "$st"
 fail=0
-last=$(series_patches "$sdir" | tail -1)
+# The last patch that changes a .c file (a documentation patch may follow it)
+last=
+for p in $(series_patches "$sdir"); do
+	! grep -q '^+++ b/.*\.c$' "$p" || last=$p
+done
+[ -n "$last" ] || die "no patch of $sdir changes a .c file"
 lname=$(basename "$last")
 
 # expect GATE WHAT PATTERN OUTPUT EXIT: the gate failed and said PATTERN
