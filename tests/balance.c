@@ -325,27 +325,6 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	EXPECT_LE(after.pref_changes, 3);
 }
 
-/* Which CPU each thread is on and whether it is runnable, from /proc */
-static int thread_cpu(pid_t pid, pid_t tid, int *runnable)
-{
-	char path[96], buf[1024], *p;
-	int cpu = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	if (read_str(path, buf, sizeof(buf)) < 0)
-		return -1;
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	*runnable = p[2] == 'R';
-	/* field 39 is the CPU; p points at field 2's end */
-	for (int f = 2; f < 39 && p; f++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		cpu = atoi(p + 1);
-	return cpu;
-}
-
 /*
  * Where threads are stacked and CPUs empty, e.g. " cpu2(LLC0)=2 cpu3(LLC0)=0
  * (within one LLC)": a stack within one LLC is the balancer's own business
@@ -392,7 +371,7 @@ TEST_F_TIMEOUT(balance, saturation, 120)
 		double now = mono_s();
 
 		for (int i = 0; i < n; i++) {
-			int cpu = thread_cpu(c.pid, c.sh->w[i].tid, &r);
+			int cpu = task_cpu_of(c.pid, c.sh->w[i].tid, &r);
 
 			if (cpu >= 0 && cpu < map.ncpus && r)
 				per_cpu[cpu]++;

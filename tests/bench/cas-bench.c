@@ -211,20 +211,6 @@ static int all_threads(struct run *r)
 	return n;
 }
 
-/* CPU of a thread (field 39 of its stat), -1 if unknown */
-static int thread_cpu(pid_t pid, pid_t tid)
-{
-	char path[96], buf[1024], *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	if (read_str(path, buf, sizeof(buf)) < 0)
-		return -1;
-	p = strrchr(buf, ')');
-	for (int f = 2; f < 39 && p; f++)
-		p = strchr(p + 1, ' ');
-	return p ? atoi(p + 1) : -1;
-}
-
 /* Sum of the first two schedstat fields of every thread: on-CPU, waiting */
 static void schedstat_sum(struct run *r, unsigned long long *oncpu,
 			  unsigned long long *wait)
@@ -267,7 +253,7 @@ static void sample(struct run *r, double secs)
 
 		for (int k = 0; k < r->nc; k++)
 			for (int i = 0; i < r->c[k]->n; i++) {
-				int cpu = thread_cpu(r->c[k]->pid, r->c[k]->sh->w[i].tid);
+				int cpu = task_cpu_of(r->c[k]->pid, r->c[k]->sh->w[i].tid, NULL);
 
 				if (cpu >= 0 && cpu < map.ncpus)
 					n[map.llc_of[cpu]]++;

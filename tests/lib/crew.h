@@ -152,6 +152,28 @@ static inline double crew_measure(struct crew *c, double secs, struct placement 
 	return 100.0 * (crew_oncpu_ns(c) - cpu0) / ((double)(now_ns() - t0) * c->n);
 }
 
+/*
+ * The CPU a thread of process pid last ran on (field 39 of its /proc stat),
+ * -1 if unknown; *runnable (if not NULL): whether it is runnable now.
+ */
+static inline int task_cpu_of(pid_t pid, pid_t tid, int *runnable)
+{
+	char path[96], buf[1024], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	if (read_str(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	if (runnable)
+		*runnable = p[2] == 'R';
+	/* field 39 is the CPU; p points at field 2's end */
+	for (int f = 2; f < 39 && p; f++)
+		p = strchr(p + 1, ' ');
+	return p ? atoi(p + 1) : -1;
+}
+
 static inline void crew_pin(struct crew *c, const cpu_set_t *s)
 {
 	for (int i = 0; i < c->n; i++)
