@@ -34,8 +34,9 @@
 #include "lib/crew.h"
 
 /*
- * Aggregation: at least AGG_ON_MIN percent of the samples in the top LLC
- * with the feature on (the issue's figure); with it off at most
+ * Aggregation: at least AGG_ON_MIN percent of the threads' time (samples
+ * are microseconds, lib/workload.h) in the top LLC with the feature on
+ * (the issue's figure); with it off at most
  * AGG_OFF_MAX where there are 3 LLCs or more: fork balancing puts 3
  * threads on at least 2 LLCs (67% at most in one), 13 points are left for
  * TCG noise. With 2 LLCs, 2 of 3 threads share one whatever the kernel
@@ -203,6 +204,7 @@ static void fit_run(int on, struct placement *pl, struct tally *t)
 {
 	struct crew c;
 	double t0, oncpu;
+	long util;
 
 	sched_feat_set("SCHED_CACHE", on);
 	trace_reset();
@@ -212,15 +214,17 @@ static void fit_run(int on, struct placement *pl, struct tally *t)
 	t0 = mono_s();
 	oncpu = crew_measure(&c, 3.0, pl);
 	trace_on(0);
+	util = crew_util(&c);
 	tally(t, c.pid, t0, -1);
 	crew_stop(&c);
 	sched_feat_set("SCHED_CACHE", 1);
 	ksft_print_msg("aggregation SCHED_CACHE %s: top_llc_share=%.1f%% llc_changes_per_s=%.1f "
 		       "lb_out_of_pref_per_s=%.2f (forced %ld, active %ld) lb_into_pref_per_s=%.2f "
 		       "wakeup_llc_moves_per_s=%.1f "
-		       "pref_changes=%ld scans=%ld oncpu_per_thread=%.0f%%\n", on ? "on" : "off", pl->share_pct,
+		       "pref_changes=%ld scans=%ld oncpu_per_thread=%.0f%% util_per_thread=%ld\n",
+		       on ? "on" : "off", pl->share_pct,
 		       pl->changes_per_s, t->lb_out / 3.0, t->out_forced, t->out_active, t->lb_in / 3.0, t->wakeup_moves / 3.0,
-		       t->pref_changes, t->scans, oncpu);
+		       t->pref_changes, t->scans, oncpu, util);
 }
 
 TEST_F_TIMEOUT(balance, aggregation, 120)

@@ -6,7 +6,7 @@
  * is started on an idle machine, so fork balancing spreads it over several
  * LLCs. It runs once with the SCHED_CACHE feature on and once with it off
  * (NO_SCHED_CACHE in /sys/kernel/debug/sched/features). For each setting the
- * test prints the share of the threads' samples in their top LLC and the
+ * test prints the share of the threads' time in their top LLC and the
  * LLC changes per second, and counts from the trace buffer:
  *   - scans of the process's occupancy and the LLC they pick,
  *   - wakeups that moved a task to another LLC, and those into the

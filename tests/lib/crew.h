@@ -26,6 +26,15 @@
  */
 #define FIT_DUTY	0.15
 #define FIT_SLEEP_NS	8000000ULL
+/*
+ * At most this much spinning between two sleeps. Without a cap, a thread
+ * that had waited its turn made up for it in one long burst (100 ms and
+ * more under TCG), PELT then rated it a whole CPU (util_est near 1024),
+ * and two such "light" threads filled a 2-CPU LLC in the kernel's eyes,
+ * so that it rightly let them spill out. Capped, the long-run duty stays
+ * at most 2 / (2 + 8) = 20% whatever the waits.
+ */
+#define FIT_BURST_NS	2000000ULL
 
 static struct llc_map map;
 
@@ -44,17 +53,21 @@ struct crew {
 static void *duty_worker(void *arg)
 {
 	struct worker *w = arg;
-	unsigned long long wall0 = now_ns(), cpu0 = thread_cpu_ns();
+	unsigned long long wall0 = now_ns(), cpu0 = thread_cpu_ns(), burst = 0;
 
 	w->tid = syscall(SYS_gettid);
 	w->last_llc = -1;
 	while (!atomic_load(w->stop)) {
 		worker_note(w);
 		/* like duty_step(), with longer sleeps: each TCG wakeup costs */
-		if (thread_cpu_ns() - cpu0 < FIT_DUTY * (now_ns() - wall0))
+		if (burst < FIT_BURST_NS &&
+		    thread_cpu_ns() - cpu0 < FIT_DUTY * (now_ns() - wall0)) {
 			spin_ns(500000ULL);
-		else
+			burst += 500000ULL;
+		} else {
 			sleep_ns(FIT_SLEEP_NS);
+			burst = 0;
+		}
 	}
 	return NULL;
 }
@@ -138,6 +151,33 @@ static inline unsigned long long crew_oncpu_ns(struct crew *c)
 		sum += read_long(path, 0);
 	}
 	return sum;
+}
+
+/*
+ * The threads' mean PELT utilisation (se.avg.util_avg in /proc/.../sched,
+ * 0..1024), -1 where the kernel does not show it: what the kernel's
+ * over-aggregation limits see of the crew.
+ */
+static inline long crew_util(struct crew *c)
+{
+	char path[96], line[256];
+	long sum = 0, n = 0, v;
+
+	for (int i = 0; i < c->n; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", c->pid, c->sh->w[i].tid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "se.avg.util_avg : %ld", &v) == 1) {
+				sum += v;
+				n++;
+			}
+		fclose(f);
+	}
+	return n ? sum / n : -1;
 }
 
 /* Sample placement for secs; returns the threads' mean on-CPU share (%) */

@@ -125,22 +125,35 @@ struct worker {
 	unsigned long long busy_ns, sleep_ns;
 	const struct llc_map *map;
 	atomic_int *measuring, *stop;
-	long samples[CAS_MAX_CPUS];
+	long samples[CAS_MAX_CPUS];	/* microseconds spent in each LLC */
 	long changes;
 	long ops;		/* units of work done (benchmarks) */
 	int last_llc;
+	unsigned long long last_ns;
 };
 
-/* Record the LLC the worker runs in now (a sample while 'measuring') */
+/*
+ * Note the LLC the worker runs in now. While 'measuring', the time since
+ * the previous note is counted (in microseconds) for the LLC the worker
+ * was in then: it ran or slept there until now. Samples are time, not
+ * notes: a worker that notes once per short spin would otherwise weigh a
+ * catch-up burst on an idle CPU (after waiting its turn elsewhere) many
+ * times more than the same time spent mostly asleep.
+ */
 static inline void worker_note(struct worker *w)
 {
 	int cpu = sched_getcpu();
 	int llc = (cpu >= 0 && cpu < w->map->ncpus) ? w->map->llc_of[cpu] : -1;
+	unsigned long long now = now_ns();
 
 	if (atomic_load(w->measuring) && llc >= 0) {
-		w->samples[llc]++;
+		if (w->last_llc >= 0 && w->last_ns)
+			w->samples[w->last_llc] += (now - w->last_ns) / 1000;
 		if (w->last_llc >= 0 && llc != w->last_llc)
 			w->changes++;
+		w->last_ns = now;
+	} else {
+		w->last_ns = 0;
 	}
 	w->last_llc = llc;
 }
