@@ -10,8 +10,9 @@
 #
 # The series carries no Signed-off-by (whoever posts it signs it, see
 # 'make rfc'): checkpatch sees each patch with the sign-off the poster will
-# add, SIGNOFF="Name <email>" (default: the patch's own From:, and only
-# for a patch that has no Signed-off-by yet), so a missing or mismatched
+# add, SIGNOFF="Name <email>" (default: FROM, else the patch's own From:,
+# and only for a patch that has no Signed-off-by yet), with FROM as the
+# author when given (make rfc FROM=...), so a missing or mismatched
 # sign-off is not reported for a line not yet there.
 set -eu
 me=checkpatch
@@ -27,11 +28,15 @@ cp=$BASE_REPO/scripts/checkpatch.pl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# signed PATCH: the patch as posted, with the poster's Signed-off-by
+# signed PATCH: the patch as posted, with the poster's Signed-off-by and,
+# when FROM="Name <email>" is given (make rfc FROM=...), the poster as author
 signed() {
 	local who=${SIGNOFF:-}
+	[ -n "$who" ] || who=${FROM:-}
 	[ -n "$who" ] || who=$(sed -n 's/^From: //p;/^$/q' "$1" | head -1)
-	awk -v sob="Signed-off-by: $who" -v own="${SIGNOFF:-}" '
+	awk -v sob="Signed-off-by: $who" -v own="${SIGNOFF:-}" -v from="${FROM:-}" '
+		!hdr && from != "" && /^From: / { print "From: " from; hdr = 1; next }
+		/^$/ { hdr = 1 }
 		!done && /^Signed-off-by: / && (own == "" || $0 == sob) { done = 1 }
 		!done && /^---$/ { print sob; done = 1 }
 		{ print }' "$1"
