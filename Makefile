@@ -6,16 +6,26 @@ BUILD      ?= build
 SERIES     ?= none
 CONFIG     ?= base
 TOPOLOGY   ?= 2x2x4
-TESTS      ?= *
 EXTRA      ?=
-TIMEOUT    ?= 1200
+# The debug kernel (KASAN, kmemleak, lockdep) runs the full stress counts:
+# its boots and its stress binary get longer limits.
+DEBUG      := $(filter debug,$(CONFIG))
+TIMEOUT    ?= $(if $(DEBUG),9000,1200)
+GUEST_TIMEOUT ?= $(if $(DEBUG),7200,600)
+STRESS     ?= $(if $(DEBUG),full,short)
+# The debug kernel runs the reliability suite, not the placement tests:
+# their thresholds are calibrated on the base kernel's costs, which KASAN,
+# kmemleak and lockdep multiply (balance.two_processes and .switching
+# failed there). TESTS='*' runs everything anyway.
+TESTS      ?= $(if $(DEBUG),stress$(comma)topology,*)
+comma      := ,
 FORCE      ?= 0
 APPEND     ?=
 RUNS       ?= 3
 SECS       ?= 10
 
 KUNIT_PY   := $(abspath $(BUILD))/linux-base/tools/testing/kunit/kunit.py
-export TIMEOUT APPEND KUNIT_PY SECS
+export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS
 
 SRC        := $(BUILD)/src-$(SERIES)
 OUT        := $(BUILD)/out-$(SERIES)$(if $(filter base,$(CONFIG)),,-$(CONFIG))
@@ -71,12 +81,17 @@ help:
 	@echo
 	@echo 'Variables (current value):'
 	@echo '  SERIES=$(SERIES)      none (unpatched), v1 or v2'
-	@echo '  CONFIG=$(CONFIG)      base (qemu/configs/base.config on tinyconfig)'
+	@echo '  CONFIG=$(CONFIG)      base (qemu/configs/base.config on tinyconfig), or debug'
+	@echo '                    (adds qemu/configs/debug.config: KASAN, kmemleak, DEBUG_LIST,'
+	@echo '                    lockdep, CPU hotplug; own output folder; full stress counts)'
+	@echo '  STRESS=$(STRESS)     stress.c counts: full (default with CONFIG=debug) or short'
 	@echo '  TOPOLOGY=$(TOPOLOGY)  NxLxC[xT]: nodes x LLCs/node x cores/LLC [x threads/core];'
 	@echo '                    several, space separated, boot one after another'
-	@echo '  TESTS=$(TESTS)        shell glob of guest test names, or none'
+	@echo '  TESTS=$(TESTS)        shell glob of guest test names (several: comma-separated),'
+	@echo '                    or none; with CONFIG=debug: stress,topology'
 	@echo '  EXTRA=dir         copied to /extra in the guest; /extra/run runs after the tests'
 	@echo '  TIMEOUT=$(TIMEOUT)     seconds one boot may take before it is killed and failed'
+	@echo '  GUEST_TIMEOUT=$(GUEST_TIMEOUT) seconds one guest test program may take'
 	@echo '  APPEND=...        extra kernel command line'
 	@echo '  BUILD=$(BUILD)      build folder (ignored by git)'
 	@echo '  FORCE=1           let tree discard local changes in $$(BUILD)/src-$$(SERIES)'
@@ -113,7 +128,7 @@ initramfs: guest
 	@qemu/initramfs.sh $(INITRAMFS) $(GUEST) $(EXTRA)
 
 boot-test: kernel initramfs
-	@qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
+	@APPEND='$(APPEND) cas.stress=$(STRESS)' qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
 
 run: kernel initramfs
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(firstword $(TOPOLOGY)) $(LOGS)/run shell $(APPEND)

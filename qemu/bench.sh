@@ -4,7 +4,8 @@
 #   BUILD/bench/results.tsv    kernel workload metric median min max
 #   BUILD/bench/table.txt      the same, side by side, for the cover letter
 #   BUILD/bench/occupancy.png  threads per LLC over time, fit and saturate
-#   BUILD/bench/run.env        topology, runs, seconds and the caveat
+#   BUILD/bench/run.env        topology, runs, seconds, the project commit and
+#                              series stamps measured, and the caveat
 # then check what v2 must show against the others (TAP; exit 1 if not).
 #
 #   qemu/bench.sh BUILD TOPOLOGY RUNS
@@ -108,5 +109,17 @@ for s in $KERNELS; do
 	[ "$n" -gt 0 ] || die "no figures from $s in $out/$s.log"
 done
 
-printf 'TOPOLOGY=%s\nRUNS=%s\nSECS=%s\nCAVEAT=%q\n' "$topo" "$runs" "$SECS" "$CAVEAT" >"$out/run.env"
+# Which series these figures are of: the project commit (and whether the
+# checkout had local changes) and each kernel's series stamp
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$top" status --porcelain -- series-v1 series-v2 tests qemu 2>/dev/null)" ] ||
+	commit="$commit+local-changes"
+{
+	printf 'TOPOLOGY=%s\nRUNS=%s\nSECS=%s\n' "$topo" "$runs" "$SECS"
+	printf 'COMMIT=%s\n' "$commit"
+	for s in v1 v2; do
+		printf 'SERIES_%s=%s\n' "$s" "$(cat "$b/src-$s/.series-stamp" 2>/dev/null || echo unknown)"
+	done
+	printf 'CAVEAT=%q\n' "$CAVEAT"
+} >"$out/run.env"
 "$top/qemu/bench-report.sh" "$out"

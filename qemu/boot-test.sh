@@ -28,7 +28,10 @@ for topo in $topos; do
 		summary="$summary\n  FAIL  $topo (${secs}s, logs in $dir)"
 		rc=1
 	fi
+	# what the reliability storms ran (tests/stress.c)
+	stress=$(tr -d '\r' <"$dir/results.log" 2>/dev/null | sed -n 's/^ \+# stress: /        /p' || true)
+	[ -z "$stress" ] || summary="$summary\n$stress"
 done
-printf "boot-test summary:$summary\n"
+printf 'boot-test summary:%b\n' "$summary"
 echo "boot-test: $npass passed, $nfail failed"
 exit $rc
