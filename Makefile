@@ -40,7 +40,7 @@ SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
 LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
 
-.PHONY: help deps tree kernel guest initramfs boot-test run selftest lb-compare bench rfc test clean distclean FORCE
+.PHONY: help deps tree series kernel guest initramfs boot-test run selftest lb-compare bench rfc test clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -51,6 +51,8 @@ help:
 	@echo 'Targets:'
 	@echo '  deps        install every needed package with apt-get (pinned kernel base)'
 	@echo '  tree        extract the base into $$(BUILD)/linux-base and apply series-$$(SERIES)'
+	@echo '  series      write series-$$(SERIES)/ back from the commits in $$(BUILD)/src-$$(SERIES)'
+	@echo '              (edit there, git rebase -i --autosquash base, then this)'
 	@echo '  kernel      build bzImage for $$(SERIES) in $$(BUILD)/out-$$(SERIES)[-$$(CONFIG)]'
 	@echo '  guest       build the static guest test programs from tests/*.c'
 	@echo '  boot-test   build what is missing, boot every $$(TOPOLOGY), run the guest tests;'
@@ -107,6 +109,9 @@ deps:
 
 tree:
 	@qemu/tree.sh $(BUILD) $(SERIES) $(FORCE)
+
+series:
+	@qemu/series-export.sh $(BUILD) $(SERIES)
 
 kernel: tree
 	@qemu/kernel.sh $(SRC) $(OUT) $(FRAGMENTS)
