@@ -187,7 +187,8 @@ TEST_F_TIMEOUT(stress, exec_from_every_thread, 3000)
 			for (int i = 0; i < 4; i++)
 				a[i] = (struct exec_arg){ .me = i, .who = r % 4, .self = self->self };
 			for (int i = 1; i < 4; i++)
-				pthread_create(&t, NULL, exec_or_spin, &a[i]);
+				if (pthread_create(&t, NULL, exec_or_spin, &a[i]))
+					_exit(4);
 			exec_or_spin(&a[0]);
 		}
 		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
@@ -259,23 +260,31 @@ TEST_F_TIMEOUT(stress, fork_exit, 4500)
 	report(_metadata, self, FORK, done, failed, NULL);
 }
 
+/* A CPU's online file; its absence means the CPU cannot go offline */
+static const char *online_file(int cpu)
+{
+	static char path[96];
+
+	snprintf(path, sizeof(path), CPU_SYSFS "cpu%d/online", cpu);
+	return path;
+}
+
+static int cpu_hotpluggable(int cpu)
+{
+	return !access(online_file(cpu), W_OK);
+}
+
 /* Offline (0) or online (1) a CPU; 0 or -errno. CPUs without the file: -ENOENT */
 static int cpu_set_online(int cpu, int on)
 {
-	char path[96];
-
-	snprintf(path, sizeof(path), CPU_SYSFS "cpu%d/online", cpu);
-	if (access(path, W_OK))
+	if (!cpu_hotpluggable(cpu))
 		return -ENOENT;
-	return write_str(path, on ? "1" : "0");
+	return write_str(online_file(cpu), on ? "1" : "0");
 }
 
 static int cpu_is_online(int cpu)
 {
-	char path[96];
-
-	snprintf(path, sizeof(path), CPU_SYSFS "cpu%d/online", cpu);
-	return read_long(path, 1) == 1;
+	return read_long(online_file(cpu), 1) == 1;
 }
 
 /* The LLC most of the crew's threads last ran in (its aggregation, on v2) */
@@ -298,14 +307,11 @@ static int crew_llc(struct crew *c)
 /* The CPUs of LLC k that can go offline (all but the boot CPU, on x86) */
 static int llc_hotpluggable(int k, int *cpus)
 {
-	char path[96];
 	int n = 0;
 
-	for (int c = 0; c < map.ncpus; c++) {
-		snprintf(path, sizeof(path), CPU_SYSFS "cpu%d/online", c);
-		if (map.llc_of[c] == k && !access(path, W_OK))
+	for (int c = 0; c < map.ncpus; c++)
+		if (map.llc_of[c] == k && cpu_hotpluggable(c))
 			cpus[n++] = c;
-	}
 	return n;
 }
 
@@ -324,7 +330,7 @@ TEST_F_TIMEOUT(stress, cpu_hotplug, 3000)
 	struct crew c;
 	char extra[96];
 
-	if (access(CPU_SYSFS "cpu1/online", W_OK))
+	if (!cpu_hotpluggable(1))
 		SKIP(return, "no CPU hotplug (cpu1/online missing)");
 	/*
 	 * sched_verbose (run.sh) prints every CPU's domains at each rebuild,
