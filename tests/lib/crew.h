@@ -214,10 +214,14 @@ static inline int task_cpu_of(pid_t pid, pid_t tid, int *runnable)
 	return p ? atoi(p + 1) : -1;
 }
 
-static inline void crew_pin(struct crew *c, const cpu_set_t *s)
+/* Returns how many threads could not be given the mask (0: all were) */
+static inline int crew_pin(struct crew *c, const cpu_set_t *s)
 {
+	int failed = 0;
+
 	for (int i = 0; i < c->n; i++)
-		sched_setaffinity(c->sh->w[i].tid, sizeof(*s), s);
+		failed += sched_setaffinity(c->sh->w[i].tid, sizeof(*s), s) != 0;
+	return failed;
 }
 
 static inline int fit_threads(void)
