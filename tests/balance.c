@@ -167,6 +167,14 @@ static void tally(struct tally *t, pid_t tgid, double since, int want)
 	fclose(f);
 }
 
+/* Every CPU of the guest: a crew released from its pinning */
+static void all_cpus(cpu_set_t *s)
+{
+	CPU_ZERO(s);
+	for (int i = 0; i < map.ncpus; i++)
+		CPU_SET(i, s);
+}
+
 /* For a failure's diagnosis: the last @max scans and changes of @tgid in [@since, @until) */
 static void dump_scans(pid_t tgid, double since, double until, int max)
 {
@@ -277,9 +285,9 @@ TEST_F_TIMEOUT(balance, aggregation, 120)
  * prefer it, as fork balancing sometimes leaves them), then released.
  * With nothing else to separate them, the scan's spreading must: after
  * SPREAD_SETTLE_NS they prefer different LLCs. The spread needs
- * switch_scans scans and the threads' next wakeups, well under a second
- * (the claim of an LLC lasts 50 epochs, 0.5 s); 3 s leave TCG a factor
- * of 3 or more.
+ * 2 x switch_scans scans and the threads' next wakeups, well under a
+ * second (the claim of an LLC lasts 50 epochs, 0.5 s); 3 s leave TCG a
+ * factor of 3 or more.
  */
 #define SPREAD_SETTLE_NS	3000000000ULL
 
@@ -311,9 +319,7 @@ TEST_F_TIMEOUT(balance, two_processes, 120)
 	sleep_ns(1500000000ULL);
 	tally(&sa, a.pid, 0, -1);
 	tally(&sb, b.pid, 0, -1);
-	CPU_ZERO(&s);
-	for (int i = 0; i < map.ncpus; i++)
-		CPU_SET(i, &s);
+	all_cpus(&s);
 	t_rel = mono_s();
 	EXPECT_EQ(0, crew_pin(&a, &s) + crew_pin(&b, &s));
 	sleep_ns(SPREAD_SETTLE_NS);
@@ -345,11 +351,13 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	struct tally t, after;
 	int from, to = -1;
 	double t_pin, t_rel, ms, epoch_ms;
-	long switch_scans;
+	long switch_scans, bound;
 	cpu_set_t s;
 
 	epoch_ms = read_long(SCHED_DEBUGFS "/cache/epoch_ms", 10);
 	switch_scans = read_long(SCHED_DEBUGFS "/cache/switch_scans", 3);
+	/* the expected count, and one restarted count of tolerance */
+	bound = switch_scans + SWITCH_EXTRA_SCANS + switch_scans;
 	trace_reset();
 	trace_on(1);
 	crew_start(&c, fit_threads(), FIT);
@@ -374,9 +382,7 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	/* room to count scans: 6 took 818 ms once when scans were sparse */
 	sleep_ns(2000000000ULL);
 	tally(&t, c.pid, t_pin, to);
-	CPU_ZERO(&s);
-	for (int i = 0; i < map.ncpus; i++)
-		CPU_SET(i, &s);
+	all_cpus(&s);
 	t_rel = mono_s();
 	EXPECT_EQ(0, crew_pin(&c, &s));
 	crew_measure(&c, 3.0, &pl);
@@ -387,15 +393,15 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	ksft_print_msg("switching: LLC %d -> %d, preference followed after %ld scans "
 		       "(bound %ld), %.0f ms (%.1f epochs); after release: "
 		       "%ld changes in 3 s, top LLC %d %.1f%%, last pref %d\n",
-		       from, to, t.scans_to, 2 * switch_scans + SWITCH_EXTRA_SCANS, ms,
+		       from, to, t.scans_to, bound, ms,
 		       ms / epoch_ms, after.pref_changes, pl.top_llc, pl.share_pct,
 		       after.last_pref);
-	if (ms < 0 || t.scans_to > 2 * switch_scans + SWITCH_EXTRA_SCANS) {
+	if (ms < 0 || t.scans_to > bound) {
 		ksft_print_msg("switching: the process's last scans while pinned:\n");
 		dump_scans(c.pid, t_pin, t_rel, 12);
 	}
 	ASSERT_GE(ms, 0);
-	EXPECT_LE(t.scans_to, 2 * switch_scans + SWITCH_EXTRA_SCANS);
+	EXPECT_LE(t.scans_to, bound);
 	/* no more than one change per second once released */
 	EXPECT_LE(after.pref_changes, 3);
 }
