@@ -347,6 +347,10 @@ TEST(affinity_respected)
 	tally(&t, getpid());
 	ksft_print_msg("confined samples=%ld outside=%ld pref=llc%d not_allowed=%ld steered=%ld\n",
 		       samples, outside, t.last_pref, t.not_allowed, t.steered);
+	if (t.last_pref != 0) {
+		ksft_print_msg("affinity_respected: the process's last scans:\n");
+		dump_scans(getpid(), 0, 1e12, 12);
+	}
 	ASSERT_LT(0, samples);
 	EXPECT_EQ(0, outside);
 	EXPECT_EQ(0, t.last_pref);

@@ -186,4 +186,46 @@ static inline long trace_each(const char *event,
 	fclose(f);
 	return n;
 }
+
+/* "  comm-pid  [cpu] flags  12.345678: event: ..." -> 12.345678 */
+static inline double trace_time(const char *line)
+{
+	const char *p = strstr(line, "] ");
+
+	if (!p)
+		return -1;
+	for (p += 2; *p == ' '; p++)
+		;
+	while (*p && *p != ' ')		/* the flags */
+		p++;
+	return strtod(p, NULL);
+}
+
+/* For a failure's diagnosis: the last @max scans and changes of @tgid in [@since, @until) */
+static inline void dump_scans(pid_t tgid, double since, double until, int max)
+{
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	char line[768], ring[16][256];
+	int n = 0;
+	const char *fl;
+
+	if (!f)
+		return;
+	if (max > 16)
+		max = 16;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || trace_time(line) < since || trace_time(line) >= until)
+			continue;
+		if ((trace_is_event(line, "sched_cache_scan", &fl) ||
+		     trace_is_event(line, "sched_cache_pref_llc", &fl)) &&
+		    trace_field(fl, "tgid", -1) == tgid) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(ring[n++ % max], sizeof(ring[0]), "%.250s", line);
+		}
+	}
+	fclose(f);
+	for (int i = n > max ? n - max : 0; i < n; i++)
+		ksft_print_msg("  %s\n", ring[i % max]);
+}
+
 #endif
