@@ -153,6 +153,15 @@ static void tally(struct tally *t, pid_t tgid, double since, int want)
 	fclose(f);
 }
 
+/* Another LLC in LLC @k's node (the scan covers a node), or -1 */
+static int llc_same_node(int k)
+{
+	for (int j = 0; j < map.nllc; j++)
+		if (j != k && node_of_cpu(map.first_cpu[j]) == node_of_cpu(map.first_cpu[k]))
+			return j;
+	return -1;
+}
+
 /* Every CPU of the guest: a crew released from its pinning */
 static void all_cpus(cpu_set_t *s)
 {
@@ -260,15 +269,10 @@ TEST_F_TIMEOUT(balance, two_processes, 120)
 	int home;
 
 	/* the first LLC that shares its node with another */
-	home = -1;
-	for (int k = 0; k < map.nllc && home < 0; k++)
-		for (int j = 0; j < map.nllc; j++)
-			if (j != k && node_of_cpu(map.first_cpu[j]) ==
-				      node_of_cpu(map.first_cpu[k])) {
-				home = k;
-				break;
-			}
-	ASSERT_GE(home, 0);
+	home = 0;
+	while (home < map.nllc && llc_same_node(home) < 0)
+		home++;
+	ASSERT_LT(home, map.nllc);
 	llc_mask(home, &s);
 	trace_reset();
 	trace_on(1);
@@ -308,7 +312,7 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	struct crew c;
 	struct placement pl;
 	struct tally t, after;
-	int from, to = -1;
+	int from, to;
 	double t_pin, t_rel, ms, epoch_ms;
 	long switch_scans, bound;
 	cpu_set_t s;
@@ -326,12 +330,7 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	ASSERT_GE(from, 0) {
 		crew_stop(&c);
 	}
-	/* another LLC of the same node (the scan covers the current node) */
-	for (int k = 0; k < map.nllc; k++)
-		if (k != from && node_of_cpu(map.first_cpu[k]) == node_of_cpu(map.first_cpu[from])) {
-			to = k;
-			break;
-		}
+	to = llc_same_node(from);
 	ASSERT_GE(to, 0) {
 		crew_stop(&c);
 	}
