@@ -232,6 +232,11 @@ static void fit_run(int on, struct placement *pl, struct tally *t)
 		       on ? "on" : "off", pl->share_pct,
 		       pl->changes_per_s, t->lb_out / 3.0, t->out_forced, t->out_active, t->lb_in / 3.0, t->wakeup_moves / 3.0,
 		       t->pref_changes, t->scans, oncpu, util);
+	if (on && pl->share_pct < AGG_ON_MIN) {
+		ksft_print_msg("aggregation: the process's preference changes and last scans:\n");
+		dump_events(c.pid, t0 - 2.0, 1e12, 16, 1);
+		dump_scans(c.pid, t0 - 2.0, 1e12, 10);
+	}
 }
 
 TEST_F_TIMEOUT(balance, aggregation, 120)

@@ -162,6 +162,7 @@ static void *exec_or_spin(void *arg)
 	/* more than an epoch of 4 busy threads: the scan is pending */
 	spin_ns(12000000ULL);
 	execv("/proc/self/exe", argv);
+	dprintf(STDOUT_FILENO, "# exec from position %d: %s\n", a->who, strerror(errno));
 	_exit(3);
 }
 
@@ -187,13 +188,26 @@ TEST_F_TIMEOUT(stress, exec_from_every_thread, 3000)
 			for (int i = 0; i < 4; i++)
 				a[i] = (struct exec_arg){ .me = i, .who = r % 4, .self = self->self };
 			for (int i = 1; i < 4; i++)
-				if (pthread_create(&t, NULL, exec_or_spin, &a[i]))
+				if ((errno = pthread_create(&t, NULL, exec_or_spin, &a[i]))) {
+					dprintf(STDOUT_FILENO, "# pthread_create: %s\n",
+						strerror(errno));
 					_exit(4);
+				}
 			exec_or_spin(&a[0]);
 		}
-		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
-		    WEXITSTATUS(st) != 0)
+		if (pid < 0) {
+			ksft_print_msg("exec round %d: fork: %s\n", r, strerror(errno));
 			failed++;
+		} else if (waitpid(pid, &st, 0) != pid) {
+			ksft_print_msg("exec round %d: waitpid: %s\n", r, strerror(errno));
+			failed++;
+		} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			/* 3: execv failed, 4: pthread_create failed */
+			ksft_print_msg("exec round %d (position %d): %s %d\n", r, r % 4,
+				       WIFEXITED(st) ? "exit" : "signal",
+				       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+			failed++;
+		}
 	}
 	report(_metadata, self, EXEC, r, failed, NULL);
 }

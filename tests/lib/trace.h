@@ -201,8 +201,12 @@ static inline double trace_time(const char *line)
 	return strtod(p, NULL);
 }
 
-/* For a failure's diagnosis: the last @max scans and changes of @tgid in [@since, @until) */
-static inline void dump_scans(pid_t tgid, double since, double until, int max)
+/*
+ * For a failure's diagnosis: the last @max events of @tgid in [@since,
+ * @until), scans and preference changes, or only the changes (@changes)
+ */
+static inline void dump_events(pid_t tgid, double since, double until, int max,
+			       int changes)
 {
 	FILE *f = fopen(TRACEFS "/trace", "r");
 	char line[768], ring[16][256];
@@ -216,7 +220,7 @@ static inline void dump_scans(pid_t tgid, double since, double until, int max)
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#' || trace_time(line) < since || trace_time(line) >= until)
 			continue;
-		if ((trace_is_event(line, "sched_cache_scan", &fl) ||
+		if (((!changes && trace_is_event(line, "sched_cache_scan", &fl)) ||
 		     trace_is_event(line, "sched_cache_pref_llc", &fl)) &&
 		    trace_field(fl, "tgid", -1) == tgid) {
 			line[strcspn(line, "\n")] = '\0';
@@ -226,6 +230,11 @@ static inline void dump_scans(pid_t tgid, double since, double until, int max)
 	fclose(f);
 	for (int i = n > max ? n - max : 0; i < n; i++)
 		ksft_print_msg("  %s\n", ring[i % max]);
+}
+
+static inline void dump_scans(pid_t tgid, double since, double until, int max)
+{
+	dump_events(tgid, since, until, max, 0);
 }
 
 #endif
