@@ -146,10 +146,17 @@ static void *spin_forever(void *arg)
 	return NULL;
 }
 
-/* Threads of the exec storm: position 'who' execs after 12 ms, others spin */
+/*
+ * Threads of the exec storm: position 'who' execs 12 ms after all four
+ * threads run, the others spin. The wait matters: while a thread is in
+ * execve(), clone(CLONE_FS) fails with EAGAIN (fs->in_exec), so a
+ * pthread_create() still in progress would fail the round; CI saw that
+ * once in 800 rounds, when the main thread was held up for 12 ms.
+ */
 struct exec_arg {
 	int me, who;
 	char *self;
+	atomic_int *running;
 };
 
 static void *exec_or_spin(void *arg)
@@ -157,8 +164,11 @@ static void *exec_or_spin(void *arg)
 	struct exec_arg *a = arg;
 	char *argv[] = { a->self, "--noop", NULL };
 
+	atomic_fetch_add(a->running, 1);
 	if (a->me != a->who)
 		spin_forever(NULL);
+	while (atomic_load(a->running) < 4)
+		spin_ns(100000ULL);
 	/* more than an epoch of 4 busy threads: the scan is pending */
 	spin_ns(12000000ULL);
 	execv("/proc/self/exe", argv);
@@ -182,11 +192,13 @@ TEST_F_TIMEOUT(stress, exec_from_every_thread, 3000)
 
 		if (pid == 0) {
 			struct exec_arg a[4];
+			atomic_int running = 0;
 			pthread_t t;
 
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			for (int i = 0; i < 4; i++)
-				a[i] = (struct exec_arg){ .me = i, .who = r % 4, .self = self->self };
+				a[i] = (struct exec_arg){ .me = i, .who = r % 4, .self = self->self,
+							  .running = &running };
 			for (int i = 1; i < 4; i++)
 				if ((errno = pthread_create(&t, NULL, exec_or_spin, &a[i]))) {
 					dprintf(STDOUT_FILENO, "# pthread_create: %s\n",
