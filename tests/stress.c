@@ -151,7 +151,8 @@ static void *spin_forever(void *arg)
  * threads run, the others spin. The wait matters: while a thread is in
  * execve(), clone(CLONE_FS) fails with EAGAIN (fs->in_exec), so a
  * pthread_create() still in progress would fail the round; CI saw that
- * once in 800 rounds, when the main thread was held up for 12 ms.
+ * twice (1 round of 200 each time), when the host held the main thread up
+ * for 12 ms.
  */
 struct exec_arg {
 	int me, who;
