@@ -20,12 +20,26 @@ for topo in $topos; do
 		"cas.tests=$tests" "cas.timeout=${GUEST_TIMEOUT:-600}" ${APPEND:-} || qrc=$?
 	secs=$(( $(date +%s) - start ))
 	[ -f "$dir/results.log" ] && tr -d '\r' <"$dir/results.log"
-	if "$top/qemu/verdict.sh" "$dir" "$qrc"; then
+	vrc=0
+	"$top/qemu/verdict.sh" "$dir" "$qrc" >"$dir/verdict.log" || vrc=$?
+	cat "$dir/verdict.log"
+	if [ $vrc = 0 ]; then
 		summary="$summary\n  PASS  $topo (${secs}s)"
 		npass=$((npass + 1))
 	else
 		nfail=$((nfail + 1))
 		summary="$summary\n  FAIL  $topo (${secs}s, logs in $dir)"
+		# why, repeated here: CI shows only the tail of the output
+		why=$(sed -n 's/^verdict: FAIL: /        why: /p; s/^    \([0-9]*:\)/          \1/p' \
+			"$dir/verdict.log" | head -12)
+		[ -z "$why" ] || summary="$summary\n$why"
+		# each failed subtest with the last diagnostics it printed
+		sub=$(awk '/^ +# / { sub(/^ +/, ""); d[n++ % 4] = $0; next }
+			/^ +not ok / { sub(/^ +/, ""); print "        failed: " $0
+				for (i = (n > 4 ? n - 4 : 0); i < n; i++) print "          " d[i % 4]
+				n = 0; if (++f == 4) exit; next }
+			/^ +ok / { n = 0 }' "$dir/results.ktap" 2>/dev/null || true)
+		[ -z "$sub" ] || summary="$summary\n$sub"
 		rc=1
 	fi
 	# what the reliability storms ran (tests/stress.c)

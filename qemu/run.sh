@@ -11,9 +11,13 @@
 # TCG settings, chosen on purpose (see README, "Why these QEMU settings"):
 # - thread=single: multi-threaded TCG with 16 vCPUs on a 2-core host oopsed
 #   at boot while static keys were being patched; one thread is also faster.
-# - icount shift=auto,sleep=on: guest time follows executed instructions,
-#   so every vCPU advances evenly in guest time; placement measurements
-#   depend on it. ICOUNT=0 turns it off.
+# - icount shift=1,sleep=on: guest time follows executed instructions
+#   (2 ns each), so every vCPU advances evenly in guest time; placement
+#   measurements depend on it. ICOUNT=0 turns it off, ICOUNT_SHIFT=N sets
+#   another rate. Not shift=auto: auto retunes the rate to the host's speed,
+#   so on a slowed host each guest second held up to 8x fewer instructions,
+#   the same stress storms took 10x the guest time, and at shift 7 the guest
+#   reported soft lockups before it reached init.
 # - qboot: starts faster than SeaBIOS and passes QEMU's ACPI tables (SRAT).
 set -eu
 
@@ -36,7 +40,7 @@ append="console=ttyS0 ignore_loglevel panic=-1 oops=panic sched_verbose log_buf_
 append="$append clocksource=tsc tsc=reliable"
 icount=()
 if [ "${ICOUNT:-1}" = 1 ]; then
-	icount=(-icount shift=auto,sleep=on)
+	icount=(-icount "shift=${ICOUNT_SHIFT:-1},sleep=on")
 	# Under icount the virtual TSC ticks at exactly 1 GHz: say so rather
 	# than let an early PIT calibration guess it differently per boot.
 	append="$append tsc_early_khz=1000000"
