@@ -162,14 +162,6 @@ static int llc_same_node(int k)
 	return -1;
 }
 
-/* Every CPU of the guest: a crew released from its pinning */
-static void all_cpus(cpu_set_t *s)
-{
-	CPU_ZERO(s);
-	for (int i = 0; i < map.ncpus; i++)
-		CPU_SET(i, s);
-}
-
 /* Guest time on the trace clock (set to 'mono'), in seconds */
 static double mono_s(void)
 {
@@ -287,7 +279,7 @@ TEST_F_TIMEOUT(balance, two_processes, 120)
 	sleep_ns(1500000000ULL);
 	tally(&sa, a.pid, 0, -1);
 	tally(&sb, b.pid, 0, -1);
-	all_cpus(&s);
+	all_cpus(&map, &s);
 	t_rel = mono_s();
 	EXPECT_EQ(0, crew_pin(&a, &s) + crew_pin(&b, &s));
 	sleep_ns(SPREAD_SETTLE_NS);
@@ -345,7 +337,7 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	/* room to count scans: 6 took 818 ms once when scans were sparse */
 	sleep_ns(2000000000ULL);
 	tally(&t, c.pid, t_pin, to);
-	all_cpus(&s);
+	all_cpus(&map, &s);
 	t_rel = mono_s();
 	EXPECT_EQ(0, crew_pin(&c, &s));
 	crew_measure(&c, 3.0, &pl);

@@ -46,6 +46,8 @@ struct tally {
 	/* scans (1-based) that voted LLC 0 first and last, for the logs */
 	long first_vote0, last_vote0;
 	int last_pref, last_vote;
+	/* the most threads a scan saw running (its "threads" field) */
+	long max_threads;
 };
 
 static void on_scan(const char *f, void *arg)
@@ -56,6 +58,8 @@ static void on_scan(const char *f, void *arg)
 	if (trace_field(f, "tgid", -1) != t->tgid)
 		return;
 	t->scans++;
+	if (trace_field(f, "threads", 0) > t->max_threads)
+		t->max_threads = trace_field(f, "threads", 0);
 	k = llc_index(&map, trace_field(f, "pref_llc", -1));
 	if (k >= 0)
 		t->pref_votes[k]++;
@@ -485,6 +489,77 @@ TEST(capacity_weighting)
 	ASSERT_LT(0, t.scans);
 	EXPECT_GE(t.scans, 10 * t.pref_votes[0]) TH_LOG("LLC 0 chosen in over 10%% of scans");
 	EXPECT_EQ(1, t.last_vote);
+}
+
+/*
+ * Trace secs seconds of the running crew after a settling time; return
+ * the process's tally.
+ */
+static void traced_tally(struct tally *t, double settle, double secs)
+{
+	sleep_ns((unsigned long long)(settle * 1e9));
+	trace_reset();
+	trace_on(1);
+	sleep_ns((unsigned long long)(secs * 1e9));
+	trace_on(0);
+	tally(t, getpid());
+}
+
+/*
+ * A process with more threads running than overagg_threads_pct percent of
+ * an LLC's CPUs gets no preferred LLC (patch 8); with the limit off (0)
+ * the same process gets one. Always-busy unpinned threads, two per CPU of
+ * an LLC: 200%, against the 150% set here. Tolerances: the first half
+ * second of each phase is not traced (the window before it counted other
+ * threads); then at most 10% of the scans may name an LLC while the limit
+ * holds, and at least half must once it is off (its first scans may still
+ * count votes). Each scan must have counted more than 150%.
+ */
+TEST(wide_process_gets_no_preference)
+{
+	struct tally wide, off;
+	long wide_pref = 0, off_pref = 0;
+	char saved[32];
+	cpu_set_t all;
+	struct crew c;
+	long old;
+	int n;
+
+	if (!v2_ready(_metadata) || !multi_llc())
+		SKIP(return, "needs v2 and a node with several LLCs");
+	old = read_long(KNOBS "overagg_threads_pct", -1);
+	if (old < 0)
+		SKIP(return, "no overagg_threads_pct knob (v2 before patch 8)");
+	snprintf(saved, sizeof(saved), "%ld", old);
+	ASSERT_EQ(0, write_str(KNOBS "overagg_threads_pct", "150"));
+	/* the tests before may have confined this process */
+	all_cpus(&map, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+	n = 2 * llc_size(&map, 0);
+	if (n > map.ncpus)
+		n = map.ncpus;
+	events(1);
+	crew_start(&c, n, 4, 0);
+	traced_tally(&wide, 0.5, 1.5);
+	write_str(KNOBS "overagg_threads_pct", "0");
+	traced_tally(&off, 0.5, 1.5);
+	crew_stop(&c);
+	events(0);
+	write_str(KNOBS "overagg_threads_pct", saved);
+
+	for (int k = 0; k < map.nllc; k++) {
+		wide_pref += wide.pref_votes[k];
+		off_pref += off.pref_votes[k];
+	}
+	ksft_print_msg("%d threads, LLC of %d CPUs: limit 150%%: scans=%ld with_pref=%ld max_threads=%ld; limit off: scans=%ld with_pref=%ld\n",
+		       n, llc_size(&map, 0), wide.scans, wide_pref, wide.max_threads,
+		       off.scans, off_pref);
+	ASSERT_LT(0, wide.scans);
+	ASSERT_LT(0, off.scans);
+	EXPECT_LT(llc_size(&map, 0) * 150, wide.max_threads * 100)
+		TH_LOG("the scans never counted more than 150%% of the LLC's CPUs");
+	EXPECT_LE(wide_pref * 10, wide.scans) TH_LOG("a preferred LLC in over 10%% of the scans");
+	EXPECT_GE(off_pref * 2, off.scans) TH_LOG("no preferred LLC in half the scans with the limit off");
 }
 
 /* Where every node has one LLC the static key keeps v2 inert. Exact. */

@@ -433,6 +433,7 @@ static const struct knob {
 	{ "switch_scans", 1, 100 },
 	{ "overagg_util_pct", 1, 100 },
 	{ "overagg_nr_pct", 1, 100 },
+	{ "overagg_threads_pct", 0, 1000 },
 };
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 
@@ -507,8 +508,10 @@ TEST_F_TIMEOUT(stress, toggle_feature_and_knobs, 3000)
 	for (size_t i = 0; have_knobs && i < NKNOBS; i++) {
 		EXPECT_EQ(saved[i], knob_read(&knobs[i])) TH_LOG("%s not restored", knobs[i].name);
 	}
-	snprintf(extra, sizeof(extra), "%d writes (feature%s)", writes,
-		 have_knobs ? " and 6 knobs" : " only");
+	if (have_knobs)
+		snprintf(extra, sizeof(extra), "%d writes (feature and %zu knobs)", writes, NKNOBS);
+	else
+		snprintf(extra, sizeof(extra), "%d writes (feature only)", writes);
 	report(_metadata, self, TOGGLE, r, failed, extra);
 }
 

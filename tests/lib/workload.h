@@ -194,6 +194,14 @@ static inline int multi_llc_node(const struct llc_map *m)
 }
 
 /* Number of CPUs in LLC k */
+/* Every CPU of the guest: a crew released from its pinning */
+static inline void all_cpus(const struct llc_map *m, cpu_set_t *s)
+{
+	CPU_ZERO(s);
+	for (int i = 0; i < m->ncpus; i++)
+		CPU_SET(i, s);
+}
+
 static inline int llc_size(const struct llc_map *m, int k)
 {
 	int n = 0;
