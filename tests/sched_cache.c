@@ -53,13 +53,14 @@ struct tally {
 static void on_scan(const char *f, void *arg)
 {
 	struct tally *t = arg;
+	long threads = trace_field(f, "threads", 0);
 	int k;
 
 	if (trace_field(f, "tgid", -1) != t->tgid)
 		return;
 	t->scans++;
-	if (trace_field(f, "threads", 0) > t->max_threads)
-		t->max_threads = trace_field(f, "threads", 0);
+	if (threads > t->max_threads)
+		t->max_threads = threads;
 	k = llc_index(&map, trace_field(f, "pref_llc", -1));
 	if (k >= 0)
 		t->pref_votes[k]++;
@@ -513,7 +514,7 @@ static void traced_tally(struct tally *t, double settle, double secs)
  * second of each phase is not traced (the window before it counted other
  * threads); then at most 10% of the scans may name an LLC while the limit
  * holds, and at least half must once it is off (its first scans may still
- * count votes). Each scan must have counted more than 150%.
+ * count votes). The scans must have counted more than 150% at least once.
  */
 TEST(wide_process_gets_no_preference)
 {

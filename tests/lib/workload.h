@@ -193,7 +193,6 @@ static inline int multi_llc_node(const struct llc_map *m)
 	return 0;
 }
 
-/* Number of CPUs in LLC k */
 /* Every CPU of the guest: a crew released from its pinning */
 static inline void all_cpus(const struct llc_map *m, cpu_set_t *s)
 {
@@ -202,6 +201,7 @@ static inline void all_cpus(const struct llc_map *m, cpu_set_t *s)
 		CPU_SET(i, s);
 }
 
+/* Number of CPUs in LLC k */
 static inline int llc_size(const struct llc_map *m, int k)
 {
 	int n = 0;
