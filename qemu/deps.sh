@@ -28,7 +28,8 @@ if [ -z "$missing" ] && [ "$have" = "$BASE_VERSION" ]; then
 	exit 0
 fi
 
-echo "deps: installing:${missing:- }${have:+ }$( [ "$have" = "$BASE_VERSION" ] || echo "$BASE_PACKAGE=$BASE_VERSION")"
+[ "$have" = "$BASE_VERSION" ] || missing="$missing $BASE_PACKAGE=$BASE_VERSION"
+echo "deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q >/dev/null || die "apt-get update failed"
 if ! apt-cache madison "$BASE_PACKAGE" | grep -qF "| $BASE_VERSION |"; then

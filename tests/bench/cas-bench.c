@@ -508,7 +508,9 @@ static int hackbench(int groups)
 	char g[16], l[16], line[256];
 	unsigned long long t0;
 	double t = -1, wall;
-	long moves = 0, scans = 0, scan_ns = 0;
+	long moves = 0, scans = 0, scan_ns = 0, pref_scans = 0, changes = 0;
+	long max_threads = -1;
+	double first_pref = -1, t_exec = -1;
 	int fd[2], status, has_ns = 0;
 	pid_t pid;
 	FILE *f;
@@ -517,8 +519,10 @@ static int hackbench(int groups)
 	snprintf(l, sizeof(l), "%s", getenv("CAS_HACKBENCH_LOOPS") ? : "100");
 	trace_reset();
 	trace_event_enable("sched_migrate_task", 1);
-	if (has_v2_events)
+	if (has_v2_events) {
 		trace_event_enable("sched_cache_scan", 1);
+		trace_event_enable("sched_cache_pref_llc", 1);
+	}
 	if (pipe(fd))
 		return 1;
 	trace_on(1);
@@ -543,8 +547,10 @@ static int hackbench(int groups)
 	wall = (now_ns() - t0) / 1e9;
 	trace_on(0);
 	trace_event_enable("sched_migrate_task", 0);
-	if (has_v2_events)
+	if (has_v2_events) {
 		trace_event_enable("sched_cache_scan", 0);
+		trace_event_enable("sched_cache_pref_llc", 0);
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) || t < 0) {
 		printf("# %s: %s -T -p -g %s -l %s failed or printed no time\n", wl, prog, g, l);
 		return 1;
@@ -561,7 +567,22 @@ static int hackbench(int groups)
 				has_ns = 1;
 				scan_ns += ns;
 			}
-			scans += trace_field(fl, "tgid", -1) == pid;
+			if (trace_field(fl, "tgid", -1) != pid)
+				continue;
+			scans++;
+			pref_scans += trace_field(fl, "pref_llc", -1) >= 0;
+			if (trace_field(fl, "threads", -1) > max_threads)
+				max_threads = trace_field(fl, "threads", -1);
+			if (t_exec < 0)
+				t_exec = trace_time(line);
+			continue;
+		}
+		if (trace_is_event(line, "sched_cache_pref_llc", &fl)) {
+			if (trace_field(fl, "tgid", -1) != pid)
+				continue;
+			changes++;
+			if (first_pref < 0 && trace_field(fl, "new_llc", -1) >= 0)
+				first_pref = trace_time(line);
 			continue;
 		}
 		if (!trace_is_event(line, "sched_migrate_task", &fl))
@@ -581,8 +602,14 @@ static int hackbench(int groups)
 	metric("llc_migrations_per_s", moves / wall);
 	if (has_v2_events) {
 		metric("scans_per_mm_per_s", scans / wall);
+		metric("pref_llc_changes_per_s", changes / wall);
 		if (has_ns)
 			metric("scan_cpu_pct", 100.0 * scan_ns / (wall * 1e9 * map.ncpus));
+		/* when the process got a preference, and what the scans saw */
+		printf("# %s: %ld scans, %ld of them with a preferred LLC, %ld changes, "
+		       "most threads counted in a window %ld, first preference %.0f ms "
+		       "after the first scan\n", wl, scans, pref_scans, changes, max_threads,
+		       first_pref >= 0 && t_exec >= 0 ? (first_pref - t_exec) * 1e3 : -1.0);
 	}
 	return 0;
 }
