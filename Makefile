@@ -105,6 +105,7 @@ help:
 	@echo '  SECS=$(SECS)           make bench, lb-compare: measured seconds of each workload'
 	@echo '  ICOUNT=0          run QEMU without -icount (default on, see README)'
 	@echo '  ICOUNT_SHIFT=N    -icount shift: 2^N ns of guest time per instruction (default 1)'
+	@echo '  ICOUNT_SLEEP=off  -icount sleep=off: idle guest time jumps to the next timer (default on)'
 
 deps:
 	@qemu/deps.sh

@@ -496,9 +496,13 @@ static int latency(double secs)
 	return 0;
 }
 
+/* Tasks are told apart by pid for the migrations' cause; guests stay below */
+#define HB_MAX_PID	(1 << 16)
+
 /*
  * hackbench -T -p (threads over pipes, all in one process: 40 threads a
- * group): its own time, cross-LLC moves of every task while it ran, and
+ * group): its own time, cross-LLC moves of every task while it ran (a
+ * wakeup's between the task's sched_waking and sched_wakeup, as above), and
  * on v2 the scans of its mm (one process of 40 or 40 x N threads: per-mm
  * scanning keeps that rate the same).
  */
@@ -508,7 +512,8 @@ static int hackbench(int groups)
 	char g[16], l[16], line[256];
 	unsigned long long t0;
 	double t = -1, wall;
-	long moves = 0, scans = 0, scan_ns = 0, pref_scans = 0, changes = 0;
+	long moves = 0, wakeup_moves = 0, scans = 0, scan_ns = 0, pref_scans = 0, changes = 0;
+	static unsigned char waking[HB_MAX_PID];
 	long max_threads = -1;
 	double first_pref = -1, t_exec = -1;
 	int fd[2], status, has_ns = 0;
@@ -518,6 +523,9 @@ static int hackbench(int groups)
 	snprintf(g, sizeof(g), "%d", groups);
 	snprintf(l, sizeof(l), "%s", getenv("CAS_HACKBENCH_LOOPS") ? : "100");
 	trace_reset();
+	memset(waking, 0, sizeof(waking));
+	trace_event_enable("sched_waking", 1);
+	trace_event_enable("sched_wakeup", 1);
 	trace_event_enable("sched_migrate_task", 1);
 	if (has_v2_events) {
 		trace_event_enable("sched_cache_scan", 1);
@@ -546,6 +554,8 @@ static int hackbench(int groups)
 	waitpid(pid, &status, 0);
 	wall = (now_ns() - t0) / 1e9;
 	trace_on(0);
+	trace_event_enable("sched_waking", 0);
+	trace_event_enable("sched_wakeup", 0);
 	trace_event_enable("sched_migrate_task", 0);
 	if (has_v2_events) {
 		trace_event_enable("sched_cache_scan", 0);
@@ -558,6 +568,7 @@ static int hackbench(int groups)
 	f = fopen(TRACEFS "/trace", "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		const char *fl;
+		long p;
 		int from, to;
 
 		if (trace_is_event(line, "sched_cache_scan", &fl)) {
@@ -585,12 +596,23 @@ static int hackbench(int groups)
 				first_pref = trace_time(line);
 			continue;
 		}
+		if (trace_is_event(line, "sched_waking", &fl) ||
+		    trace_is_event(line, "sched_wakeup", &fl)) {
+			p = trace_field(fl, "pid", -1);
+			if (p >= 0 && p < HB_MAX_PID)
+				waking[p] = !!strstr(line, "sched_waking:");
+			continue;
+		}
 		if (!trace_is_event(line, "sched_migrate_task", &fl))
 			continue;
 		from = trace_field(fl, "orig_cpu", -1);
 		to = trace_field(fl, "dest_cpu", -1);
-		moves += from >= 0 && to >= 0 && from < map.ncpus && to < map.ncpus &&
-			 map.llc_of[from] != map.llc_of[to];
+		if (from < 0 || to < 0 || from >= map.ncpus || to >= map.ncpus ||
+		    map.llc_of[from] == map.llc_of[to])
+			continue;
+		moves++;
+		p = trace_field(fl, "pid", -1);
+		wakeup_moves += p >= 0 && p < HB_MAX_PID && waking[p];
 	}
 	if (f)
 		fclose(f);
@@ -600,6 +622,8 @@ static int hackbench(int groups)
 	metric("threads", 40 * groups);
 	metric("time_s", t);
 	metric("llc_migrations_per_s", moves / wall);
+	metric("lb_llc_migrations_per_s", (moves - wakeup_moves) / wall);
+	metric("wakeup_llc_migrations_per_s", wakeup_moves / wall);
 	if (has_v2_events) {
 		metric("scans_per_mm_per_s", scans / wall);
 		metric("pref_llc_changes_per_s", changes / wall);
