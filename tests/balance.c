@@ -161,6 +161,16 @@ static int llc_same_node(int k)
 	return -1;
 }
 
+/* The first LLC that shares its node with another, or map.nllc if none */
+static int first_shared_node_llc(void)
+{
+	int k = 0;
+
+	while (k < map.nllc && llc_same_node(k) < 0)
+		k++;
+	return k;
+}
+
 /* Guest time on the trace clock (set to 'mono'), in seconds */
 static double mono_s(void)
 {
@@ -208,12 +218,10 @@ FIXTURE_TEARDOWN(balance)
 
 static int spread_start(struct crew *c)
 {
+	int home = first_shared_node_llc(), failed = 0;
 	cpu_set_t s[2];
-	int home = 0, failed = 0;
 
 	/* v2_ready() made sure there is one */
-	while (home < map.nllc && llc_same_node(home) < 0)
-		home++;
 	if (home == map.nllc)
 		return -1;
 	llc_mask(home, &s[0]);
@@ -296,10 +304,7 @@ TEST_F_TIMEOUT(balance, two_processes, 120)
 	cpu_set_t s;
 	int home;
 
-	/* the first LLC that shares its node with another */
-	home = 0;
-	while (home < map.nllc && llc_same_node(home) < 0)
-		home++;
+	home = first_shared_node_llc();
 	ASSERT_LT(home, map.nllc);
 	llc_mask(home, &s);
 	trace_reset();

@@ -515,7 +515,7 @@ static int hackbench(int groups)
 	long moves = 0, wakeup_moves = 0, scans = 0, scan_ns = 0, pref_scans = 0, changes = 0;
 	static unsigned char waking[HB_MAX_PID];
 	long max_threads = -1;
-	double first_pref = -1, t_exec = -1;
+	double first_pref = -1, first_scan = -1;
 	int fd[2], status, has_ns = 0;
 	pid_t pid;
 	FILE *f;
@@ -572,7 +572,7 @@ static int hackbench(int groups)
 		int from, to;
 
 		if (trace_is_event(line, "sched_cache_scan", &fl)) {
-			long ns = trace_field(fl, "ns", -1);
+			long ns = trace_field(fl, "ns", -1), nr;
 
 			if (ns >= 0) {
 				has_ns = 1;
@@ -582,10 +582,11 @@ static int hackbench(int groups)
 				continue;
 			scans++;
 			pref_scans += trace_field(fl, "pref_llc", -1) >= 0;
-			if (trace_field(fl, "threads", -1) > max_threads)
-				max_threads = trace_field(fl, "threads", -1);
-			if (t_exec < 0)
-				t_exec = trace_time(line);
+			nr = trace_field(fl, "threads", -1);
+			if (nr > max_threads)
+				max_threads = nr;
+			if (first_scan < 0)
+				first_scan = trace_time(line);
 			continue;
 		}
 		if (trace_is_event(line, "sched_cache_pref_llc", &fl)) {
@@ -633,7 +634,7 @@ static int hackbench(int groups)
 		printf("# %s: %ld scans, %ld of them with a preferred LLC, %ld changes, "
 		       "most threads counted in a window %ld, first preference %.0f ms "
 		       "after the first scan\n", wl, scans, pref_scans, changes, max_threads,
-		       first_pref >= 0 && t_exec >= 0 ? (first_pref - t_exec) * 1e3 : -1.0);
+		       first_pref >= 0 && first_scan >= 0 ? (first_pref - first_scan) * 1e3 : -1.0);
 	}
 	return 0;
 }
