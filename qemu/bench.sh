@@ -25,6 +25,11 @@ wakeup_llc_migrations_per_s pref_llc_changes_per_s scans_per_mm_per_s oncpu_pct
 runq_wait_pct ops_per_s p50_us p90_us p99_us time_s distinct_pref_llcs scan_cpu_pct"
 CAVEAT="QEMU TCG does not model caches: these are placement and overhead figures, not cache-miss figures; under TCG operations per second are bound by the host."
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 2; }
+# No KUnit suite runs in a benchmark boot (kunit.enable=0; only v2 has one):
+# on 2x1x4, where v2 is inert, booting with its suite run doubled
+# hackbench's cross-LLC wakeups; without it they matched the unpatched
+# kernel's (CHANGELOG, patch 8 notes).
+append="kunit.enable=0${APPEND:+ $APPEND}"
 
 case $runs in ''|*[!0-9]*|0) die "RUNS=$runs: give a positive number of runs" ;; esac
 [ -x "$b/bench-guest/cas-bench" ] || die "no $b/bench-guest/cas-bench (make bench builds it)"
@@ -70,11 +75,7 @@ chmod +x "$out/extra/run"
 for s in $KERNELS; do
 	echo "bench: booting SERIES=$s on $topo ($runs runs of each workload)"
 	start=$(date +%s)
-	# No KUnit suite runs in a benchmark boot (kunit.enable=0; only v2 has
-	# one): on 2x1x4, where v2 is inert, booting with its suite run
-	# doubled hackbench's cross-LLC wakeups; without it they matched the
-	# unpatched kernel's (CHANGELOG, patch 8 notes).
-	APPEND="kunit.enable=0${APPEND:+ $APPEND}" \
+	APPEND=$append \
 	TIMEOUT=${BENCH_TIMEOUT:-2400} GUEST_TIMEOUT=${BENCH_TIMEOUT:-2400} \
 	"$top/qemu/boot-test.sh" "$b/out-$s/arch/x86/boot/bzImage" "$out/initramfs.cpio.gz" \
 		"$out/logs/$s" none "$topo" >"$out/boot-$s.log" 2>&1 ||
@@ -123,7 +124,7 @@ commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 {
 	printf 'TOPOLOGY=%s\nRUNS=%s\nSECS=%s\n' "$topo" "$runs" "$SECS"
 	printf 'COMMIT=%s\n' "$commit"
-	printf 'APPEND=%q\n' "kunit.enable=0${APPEND:+ $APPEND}"
+	printf 'APPEND=%q\n' "$append"
 	for s in v1 v2; do
 		printf 'SERIES_%s=%s\n' "$s" "$(cat "$b/src-$s/.series-stamp" 2>/dev/null || echo unknown)"
 	done
