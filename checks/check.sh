@@ -42,7 +42,10 @@ for g in "$@"; do
 	case $g in
 	selftest)     cmd=("$top/checks/selftest.sh" "$sdir") ;;
 	cocci-rules)  cmd=("$top/checks/cocci-selftest.sh") ;;
-	checkpatch)   cmd=("$top/checks/checkpatch.sh" "$sdir") ;;
+	# the fixes carried on the base (qemu/base-fixes/) are held to the
+	# same standard as the series
+	checkpatch)   cmd=(sh -c '"$1" "$2" && { [ ! -e "$3"/0001-*.patch ] || "$1" "$3"; }' \
+	                  checkpatch "$top/checks/checkpatch.sh" "$sdir" "$top/qemu/base-fixes") ;;
 	sparse)       cmd=("$top/checks/sparse.sh" "$sdir" "$name") ;;
 	cocci-kernel) cmd=("$top/checks/cocci.sh" kernel "$sdir" "$name") ;;
 	cocci-ours)   cmd=("$top/checks/cocci.sh" ours "$sdir" "$name") ;;

@@ -85,6 +85,11 @@ git -C "$work" format-patch -q -o "$out" --cover-letter --subject-prefix="RFC PA
 	--base=base --no-signature base..HEAD
 base_sha=$(git -C "$BASE_REPO" rev-parse base)
 base_desc="Debian $BASE_PACKAGE $BASE_VERSION, the tarball extracted as one commit"
+nfix=$(git -C "$BASE_REPO" rev-list --count tarball..base 2>/dev/null || echo 0)
+if [ "$nfix" -gt 0 ]; then
+	base_desc="$base_desc, plus $nfix fix(es) to that kernel (not part of this series; qemu/base-fixes/):$(
+		git -C "$BASE_REPO" log --reverse --format=' "%s"' tarball..base | paste -sd ';')"
+fi
 # base-commit stays machine-readable; the line after it names the base
 sed -i "s|^base-commit: $base_sha\$|&\\nbase: $base_desc|" "$out"/*.patch
 

@@ -4,7 +4,10 @@
 #   qemu/tree.sh BUILD SERIES [FORCE]
 #
 # BUILD/linux-base  Debian's linux-source tarball, extracted once, as a git
-#                   repository whose first commit is the unmodified base.
+#                   repository whose first commit (tag 'tarball') is the
+#                   unmodified tarball; branch 'base' is that commit plus
+#                   qemu/base-fixes/*.patch, fixes to the base kernel that
+#                   every series (and the unpatched kernel) is built on.
 # BUILD/src-SERIES  a git worktree of that repository with series-SERIES/*.patch
 #                   applied by `git am` (SERIES=none: the base itself).
 #
@@ -53,6 +56,39 @@ if ! git -C "$base" rev-parse -q --verify base >/dev/null 2>&1; then
 	say "base commit $(git -C "$base" rev-parse --short HEAD) ($n files)"
 fi
 
+# The base fixes, applied once on top of the tarball commit. A change to
+# them resets branch 'base' to the tarball and applies them again, which
+# the series trees below then follow; a linux-base with local changes is
+# never reset.
+fixes=$(ls "$top"/qemu/base-fixes/[0-9]*.patch 2>/dev/null || true)
+fstamp=$(cat /dev/null $fixes | sha1sum | cut -c1-12)
+fstampf=$(git -C "$base" rev-parse --absolute-git-dir)/cas-base-fixes
+if [ "$(cat "$fstampf" 2>/dev/null)" != "$fstamp" ]; then
+	git -C "$base" rev-parse -q --verify tarball >/dev/null ||
+		git -C "$base" tag tarball "$(git -C "$base" rev-list --max-parents=0 base)"
+	[ "$(git -C "$base" symbolic-ref -q --short HEAD)" = base ] ||
+		die "$base is not on branch 'base'; check out base there and rerun"
+	[ -z "$(git -C "$base" status --porcelain --untracked-files=no)" ] ||
+		die "$base has local changes and its base fixes must be reapplied; commit or stash them"
+	git -C "$base" reset -q --hard tarball
+	rm -f "$fstampf"
+	for p in $fixes; do
+		if ! git -C "$base" -c user.name=tree -c user.email=tree@localhost \
+			am -q --keep-cr "$p" >"$build/am.log" 2>&1; then
+			printf 'tree: error: base fix %s does not apply to %s\n' "${p#"$top"/}" "$BASE_VERSION" >&2
+			sed 's/^/  /' "$build/am.log" >&2
+			printf '  failing hunks:\n' >&2
+			git -C "$base" apply --check -v "$p" 2>&1 | grep -iE 'error|patch failed|checking patch' | sed 's/^/    /' >&2 || true
+			git -C "$base" am --abort >/dev/null 2>&1 || true
+			git -C "$base" reset -q --hard tarball
+			exit 1
+		fi
+		say "base fix ${p#"$top"/}"
+	done
+	echo "$fstamp" >"$fstampf"
+	say "base: $(git -C "$base" rev-parse --short base) (tarball + $(echo $fixes | wc -w) fix(es))"
+fi
+
 src=$build/src-$series
 if [ "$series" = none ]; then
 	# The base checkout itself is the unpatched tree.
@@ -61,7 +97,8 @@ if [ "$series" = none ]; then
 	exit 0
 fi
 
-stamp=$(cat $patches | sha1sum | cut -c1-12)
+# The series stamp covers the base fixes: a new base re-applies the series
+stamp=$( (echo "$fstamp"; cat $patches) | sha1sum | cut -c1-12)
 if [ -d "$src" ]; then
 	if [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
 		[ "$force" = 1 ] ||
