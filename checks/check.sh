@@ -42,9 +42,10 @@ for g in "$@"; do
 	case $g in
 	selftest)     cmd=("$top/checks/selftest.sh" "$sdir") ;;
 	cocci-rules)  cmd=("$top/checks/cocci-selftest.sh") ;;
-	# the fixes carried on the base (qemu/base-fixes/) are held to the
-	# same standard as the series
-	checkpatch)   cmd=(sh -c '"$1" "$2" && { [ ! -e "$3"/0001-*.patch ] || "$1" "$3"; }' \
+	# checkpatch holds the fixes carried on the base (qemu/base-fixes/)
+	# to the series' standard; they go first, so that the summary line
+	# is the series'
+	checkpatch)   cmd=(sh -c '{ [ ! -e "$3"/0001-*.patch ] || "$1" "$3"; } && "$1" "$2"' \
 	                  checkpatch "$top/checks/checkpatch.sh" "$sdir" "$top/qemu/base-fixes") ;;
 	sparse)       cmd=("$top/checks/sparse.sh" "$sdir" "$name") ;;
 	cocci-kernel) cmd=("$top/checks/cocci.sh" kernel "$sdir" "$name") ;;
