@@ -21,6 +21,26 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 die() { printf 'tree: error: %s\n' "$*" >&2; exit 1; }
 say() { printf 'tree: %s\n' "$*"; }
 
+# am_all REPO WHAT PATCH...: git am each PATCH onto REPO. One that does not
+# apply is named (WHAT: "base fix " or nothing) with its failing hunks, the
+# am is aborted, and am_all returns 1.
+am_all() {
+	local repo=$1 what=$2 p
+	shift 2
+	for p; do
+		if ! git -C "$repo" -c user.name=tree -c user.email=tree@localhost \
+			am -q --keep-cr "$p" >"$build/am.log" 2>&1; then
+			printf 'tree: error: %s%s does not apply to %s\n' "$what" "${p#"$top"/}" "$BASE_VERSION" >&2
+			sed 's/^/  /' "$build/am.log" >&2
+			printf '  failing hunks:\n' >&2
+			git -C "$repo" apply --check -v "$p" 2>&1 | grep -iE 'error|patch failed|checking patch' | sed 's/^/    /' >&2 || true
+			git -C "$repo" am --abort >/dev/null 2>&1 || true
+			return 1
+		fi
+		say "applied $what${p#"$top"/}"
+	done
+}
+
 case $series in
 none) patches= ;;
 v1|v2) patches=$(ls "$top"/series-"$series"/[0-9]*.patch 2>/dev/null || true)
@@ -72,19 +92,7 @@ if [ "$(cat "$fstampf" 2>/dev/null)" != "$fstamp" ]; then
 		die "$base has local changes and its base fixes must be reapplied; commit or stash them"
 	git -C "$base" reset -q --hard tarball
 	rm -f "$fstampf"
-	for p in $fixes; do
-		if ! git -C "$base" -c user.name=tree -c user.email=tree@localhost \
-			am -q --keep-cr "$p" >"$build/am.log" 2>&1; then
-			printf 'tree: error: base fix %s does not apply to %s\n' "${p#"$top"/}" "$BASE_VERSION" >&2
-			sed 's/^/  /' "$build/am.log" >&2
-			printf '  failing hunks:\n' >&2
-			git -C "$base" apply --check -v "$p" 2>&1 | grep -iE 'error|patch failed|checking patch' | sed 's/^/    /' >&2 || true
-			git -C "$base" am --abort >/dev/null 2>&1 || true
-			git -C "$base" reset -q --hard tarball
-			exit 1
-		fi
-		say "base fix ${p#"$top"/}"
-	done
+	am_all "$base" "base fix " $fixes || { git -C "$base" reset -q --hard tarball; exit 1; }
 	echo "$fstamp" >"$fstampf"
 	say "base: $(git -C "$base" rev-parse --short base) (tarball + $(echo $fixes | wc -w) fix(es))"
 fi
@@ -118,17 +126,6 @@ else
 fi
 
 rm -f "$src/.series-stamp"
-for p in $patches; do
-	if ! git -C "$src" -c user.name=tree -c user.email=tree@localhost \
-		am -q --keep-cr "$p" >"$build/am.log" 2>&1; then
-		printf 'tree: error: %s does not apply to %s\n' "${p#"$top"/}" "$BASE_VERSION" >&2
-		sed 's/^/  /' "$build/am.log" >&2
-		printf '  failing hunks:\n' >&2
-		git -C "$src" apply --check -v "$p" 2>&1 | grep -iE 'error|patch failed|checking patch' | sed 's/^/    /' >&2 || true
-		git -C "$src" am --abort >/dev/null 2>&1 || true
-		exit 1
-	fi
-	say "applied ${p#"$top"/}"
-done
+am_all "$src" "" $patches
 echo "$stamp" >"$src/.series-stamp"
 say "$src: series-$series applied ($stamp)"
