@@ -3,10 +3,12 @@
 #
 #   checks/checkpatch.sh SERIESDIR [ALLOWLIST]
 #
-# Any ERROR or WARNING fails. A CHECK fails unless ALLOWLIST (default
+# Any ERROR fails. A CHECK fails unless ALLOWLIST (default
 # checks/checkpatch-allow.txt) has a line "<patch glob><TAB><substring of
-# 'TYPE: message'><TAB><reason>" matching it. Prints one "FAIL patch: ..."
-# line per finding (file:line in the patched tree, #N = line in the patch).
+# 'TYPE: message'><TAB><reason>" matching it; a WARNING fails unless such a
+# line names it explicitly, its substring starting with "WARNING:TYPE: ".
+# Prints one "FAIL patch: ..." line per finding (file:line in the patched
+# tree, #N = line in the patch).
 #
 # The series carries no Signed-off-by (whoever posts it signs it, see
 # 'make rfc'): checkpatch sees each patch with the sign-off the poster will
@@ -72,11 +74,15 @@ for p in $(series_patches "$sdir"); do
 	while IFS=$'\t' read -r lvl typ msg pl loc; do
 		nall=$((nall + 1))
 		where=${loc:+$loc }"(patch line ${pl:-?})"
-		if [ "$lvl" = CHECK ] && [ -f "$allow" ]; then
-			reason=$(awk -F'\t' -v n="$name" -v m="$typ: $msg" '
+		if [ "$lvl" != ERROR ] && [ -f "$allow" ]; then
+			reason=$(awk -F'\t' -v n="$name" -v m="$typ: $msg" -v lvl="$lvl" '
 				/^#/ || NF < 3 { next }
 				{ g = $1; gsub(/\./, "\\.", g); gsub(/\*/, ".*", g); gsub(/\?/, ".", g)
-				  if (n ~ ("^" g "$") && index(m, $2)) { print $3; exit } }' "$allow")
+				  s = $2; w = (substr(s, 1, 8) == "WARNING:")
+				  if (w != (lvl == "WARNING")) next
+				  if (w) s = substr(s, 9)
+				  if (n !~ ("^" g "$")) next
+				  if (w ? index(m, s) == 1 : index(m, s) > 0) { print $3; exit } }' "$allow")
 			if [ -n "$reason" ]; then
 				nallowed=$((nallowed + 1))
 				printf 'allowed %s: %s: %s:%s: %s (%s)\n' "$name" "$where" "$lvl" "$typ" "$msg" "$reason"

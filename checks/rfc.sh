@@ -95,7 +95,11 @@ sed -i "s|^base-commit: $base_sha\$|&\\nbase: $base_desc|" "$out"/*.patch
 
 # ---- the cover letter
 cover=$out/0000-cover-letter.patch
-changes=$(awk '/^Changes since v1/ { on = 1; getline; next } /^Infrastructure/ { on = 0 } on' \
+# the section up to the next underlined heading
+changes=$(awk '/^Changes since v1/ { on = 1; getline; next }
+	on && /^----+$/ { stop = 1; exit }
+	on { if (n++) print prev; prev = $0 }
+	END { if (on && !stop && n) print prev }' \
 	"$top/CHANGELOG" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}')
 [ -n "$changes" ] || die "CHANGELOG has no 'Changes since v1' section"
 subject=$(sed -n 's/^Subject: //p' "$top/series-v2/cover-letter.txt")

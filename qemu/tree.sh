@@ -21,25 +21,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 die() { printf 'tree: error: %s\n' "$*" >&2; exit 1; }
 say() { printf 'tree: %s\n' "$*"; }
 
-# am_all REPO WHAT PATCH...: git am each PATCH onto REPO. One that does not
-# apply is named (WHAT: "base fix " or nothing) with its failing hunks, the
-# am is aborted, and am_all returns 1.
-am_all() {
-	local repo=$1 what=$2 p
-	shift 2
-	for p; do
-		if ! git -C "$repo" -c user.name=tree -c user.email=tree@localhost \
-			am -q --keep-cr "$p" >"$build/am.log" 2>&1; then
-			printf 'tree: error: %s%s does not apply to %s\n' "$what" "${p#"$top"/}" "$BASE_VERSION" >&2
-			sed 's/^/  /' "$build/am.log" >&2
-			printf '  failing hunks:\n' >&2
-			git -C "$repo" apply --check -v "$p" 2>&1 | grep -iE 'error|patch failed|checking patch' | sed 's/^/    /' >&2 || true
-			git -C "$repo" am --abort >/dev/null 2>&1 || true
-			return 1
-		fi
-		say "applied $what${p#"$top"/}"
-	done
-}
+. "$top/qemu/am.sh"
 
 case $series in
 none) patches= ;;
@@ -75,6 +57,9 @@ if ! git -C "$base" rev-parse -q --verify base >/dev/null 2>&1; then
 	[ "$n" -gt 50000 ] || die "base commit holds only $n files: extraction went wrong"
 	say "base commit $(git -C "$base" rev-parse --short HEAD) ($n files)"
 fi
+
+# Rebases in the series worktrees keep the patches' history notes
+git -C "$base" config notes.rewriteRef refs/notes/cas-history
 
 # The base fixes, applied once on top of the tarball commit. A change to
 # them resets branch 'base' to the tarball and applies them again, which
