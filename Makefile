@@ -40,7 +40,7 @@ SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
 LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
 
-.PHONY: help deps tree series kernel guest initramfs boot-test run selftest lb-compare bench rfc test test-full clean distclean FORCE
+.PHONY: help deps tree series kernel guest initramfs boot-test boot-test-each run selftest lb-compare bench rfc test test-full clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -57,6 +57,9 @@ help:
 	@echo '  guest       build the static guest test programs from tests/*.c'
 	@echo '  boot-test   build what is missing, boot every $$(TOPOLOGY), run the guest tests;'
 	@echo '              fails on a failed or missing result, a timeout or a kernel splat'
+	@echo '  boot-test-each  build and boot each patch of $$(SERIES) (default v2) in turn on'
+	@echo '              $$(firstword $$(TOPOLOGY)), SCHED_CACHE on from the start: every test must'
+	@echo '              pass or skip as on the unpatched kernel (before posting; 13 builds)'
 	@echo '  run         boot the guest to an interactive shell (leave with reboot -f)'
 	@echo '  selftest    prove the harness catches failures (splat patterns, a panic,'
 	@echo '              a not-ok test, a wrong topology, a hang)'
@@ -137,6 +140,11 @@ initramfs: guest
 
 boot-test: kernel initramfs
 	@APPEND='$(APPEND) cas.stress=$(STRESS)' qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
+
+# Every patch of the series built and booted in turn, SCHED_CACHE on from
+# the start: the kernels a bisection can land on. Before posting, not in CI.
+boot-test-each: guest
+	@qemu/boot-each.sh $(BUILD) $(if $(filter none,$(SERIES)),v2,$(SERIES)) $(firstword $(TOPOLOGY))
 
 run: kernel initramfs
 	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(firstword $(TOPOLOGY)) $(LOGS)/run shell $(APPEND)

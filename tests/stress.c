@@ -18,9 +18,11 @@
  * what needs v2 (its knobs, its scan tracepoint) is checked only there.
  */
 #include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "kselftest_harness.h"
@@ -37,7 +39,11 @@
  * limit_s: guest seconds the full count may take (the short form: a
  * quarter), at least 1.2 times what the debug kernel needed on 2x2x4: exec
  * 525 s for 1000 rounds, fork/exit 0.33 s a round (7306 rounds in a first
- * limit of 2400 s), hotplug 1345 s, toggling 148 s, cpuset 39 s.
+ * limit of 2400 s), hotplug 1345 s, toggling 148 s, cpuset 39 s. The exec
+ * window storm has not run on the debug kernel yet: its rounds took 1.7
+ * to 2 times the exec storm's on the normal kernel (2x2x4, short forms),
+ * 900 to 1050 s for 1000 rounds at the exec storm's debug pace; it has the
+ * exec storm's limit until a debug boot measures it.
  */
 struct counts {
 	const char *name;
@@ -45,10 +51,11 @@ struct counts {
 	int limit_s;
 };
 
-enum { EXEC, FORK, HOTPLUG, TOGGLE, CPUSET };
+enum { EXEC, WINDOW, FORK, HOTPLUG, TOGGLE, CPUSET };
 
 static const struct counts counts[] = {
 	[EXEC]		= { "exec rounds",	1000,	200,	1500 },
+	[WINDOW]	= { "exec window rounds", 1000,	100,	1500 },
 	[FORK]		= { "fork/exit rounds",	10000,	500,	4000 },
 	[HOTPLUG]	= { "hotplug cycles",	200,	10,	2400 },
 	[TOGGLE]	= { "toggle rounds",	200,	20,	1200 },
@@ -147,7 +154,7 @@ static void *spin_forever(void *arg)
 }
 
 /*
- * Threads of the exec storm: position 'who' execs 12 ms after all four
+ * Threads of the exec storms: position 'who' execs 12 ms after all four
  * threads run, the others spin. The wait matters: while a thread is in
  * execve(), clone(CLONE_FS) fails with EAGAIN (fs->in_exec), so a
  * pthread_create() still in progress would fail the round; CI saw that
@@ -156,25 +163,97 @@ static void *spin_forever(void *arg)
  */
 struct exec_arg {
 	int me, who;
-	char *self;
+	char **argv;		/* what position 'who' execs */
 	atomic_int *running;
+	int cpu;		/* the CPU it execs on (-1: wherever it runs) */
+	atomic_ullong *since;	/* if set: when its execv() began (ns) */
 };
+
+static int pin_self(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	return sched_setaffinity(0, sizeof(s), &s);
+}
 
 static void *exec_or_spin(void *arg)
 {
 	struct exec_arg *a = arg;
-	char *argv[] = { a->self, "--noop", NULL };
 
 	atomic_fetch_add(a->running, 1);
 	if (a->me != a->who)
 		spin_forever(NULL);
+	if (a->cpu >= 0 && pin_self(a->cpu)) {
+		dprintf(STDOUT_FILENO, "# pin to cpu%d: %s\n", a->cpu, strerror(errno));
+		_exit(6);
+	}
 	while (atomic_load(a->running) < 4)
 		spin_ns(100000ULL);
 	/* more than an epoch of 4 busy threads: the scan is pending */
 	spin_ns(12000000ULL);
-	execv("/proc/self/exe", argv);
+	if (a->since)
+		atomic_store(a->since, now_ns());
+	execv("/proc/self/exe", a->argv);
 	dprintf(STDOUT_FILENO, "# exec from position %d: %s\n", a->who, strerror(errno));
 	_exit(3);
+}
+
+/*
+ * Round r of an exec storm: fork a process of 4 busy threads whose
+ * position r % 4 (0 being the main thread) execs argv, from cpu (-1:
+ * anywhere), noting when in *since (if not NULL). Returns the pid, or -1.
+ */
+static pid_t exec_fork(int r, char **argv, int cpu, atomic_ullong *since)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct exec_arg a[4];
+		atomic_int running = 0;
+		pthread_t t;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (int i = 0; i < 4; i++)
+			a[i] = (struct exec_arg){ .me = i, .who = r % 4, .argv = argv,
+						  .running = &running, .cpu = cpu,
+						  .since = since };
+		for (int i = 1; i < 4; i++)
+			if ((errno = pthread_create(&t, NULL, exec_or_spin, &a[i]))) {
+				dprintf(STDOUT_FILENO, "# pthread_create: %s\n",
+					strerror(errno));
+				_exit(4);
+			}
+		exec_or_spin(&a[0]);
+	}
+	return pid;
+}
+
+/* Wait for round r's process (pid; -1: fork failed): 1 if the round failed */
+static int exec_reap(int r, pid_t pid)
+{
+	int st;
+
+	if (pid < 0) {
+		ksft_print_msg("exec round %d: fork: %s\n", r, strerror(errno));
+		return 1;
+	}
+	if (waitpid(pid, &st, 0) != pid) {
+		ksft_print_msg("exec round %d: waitpid: %s\n", r, strerror(errno));
+		return 1;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		/*
+		 * 3: execv failed, 4: pthread_create failed, 5: the new
+		 * image could not map the exec window, 6: pinning failed
+		 */
+		ksft_print_msg("exec round %d (position %d): %s %d\n", r, r % 4,
+			       WIFEXITED(st) ? "exit" : "signal",
+			       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -185,44 +264,349 @@ static void *exec_or_spin(void *arg)
 TEST_F_TIMEOUT(stress, exec_from_every_thread, 3000)
 {
 	unsigned long long end = deadline_of(EXEC);
+	char *argv[] = { self->self, "--noop", NULL };
 	int r, failed = 0;
 
-	for (r = 0; r < rounds_of(EXEC) && now_ns() < end; r++) {
-		pid_t pid = fork();
+	for (r = 0; r < rounds_of(EXEC) && now_ns() < end; r++)
+		failed += exec_reap(r, exec_fork(r, argv, -1, NULL));
+	report(_metadata, self, EXEC, r, failed, NULL);
+}
+
+/*
+ * The exec window storm's shared memory (a memfd: the exec'd image maps it
+ * again). Per round: when the exec'ing thread called execv() and when the
+ * new image's main() began, CLOCK_MONOTONIC ns (0: not yet).
+ */
+struct exec_window {
+	atomic_int round, pid, stop;	/* the round in progress, its process */
+	atomic_long renices, renices_in, wakeups, wakeups_in;
+	struct {
+		atomic_ullong start, done;
+	} r[];
+};
+
+static size_t exec_window_size(int rounds)
+{
+	return sizeof(struct exec_window) + rounds * sizeof(((struct exec_window *)0)->r[0]);
+}
+
+/* The new image: round r's exec was done at t (taken first thing in main) */
+static int exec_window_done(unsigned long long t, int fd, int r)
+{
+	struct exec_window *w;
+	struct stat st;
+
+	if (fstat(fd, &st) || r < 0 || exec_window_size(r + 1) > (size_t)st.st_size)
+		return 5;
+	w = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (w == MAP_FAILED)
+		return 5;
+	atomic_store(&w->r[r].done, t);
+	return 0;
+}
+
+/*
+ * Which of a helper's operations fell inside an exec: those that began at
+ * or after their round's start and ended at or before its done. done is
+ * known once the new image ran; until then the operations that began
+ * after the start wait here, in the order they ended. A round whose new
+ * image never ran counts none.
+ */
+struct inside {
+	int round, n;
+	long count;
+	unsigned long long t1[1 << 16];
+};
+
+/* Count the waiting operations once their round's done is known; over: it never will be */
+static void inside_settle(struct exec_window *w, struct inside *in, int over)
+{
+	unsigned long long done;
+
+	if (in->round < 0)
+		return;
+	done = atomic_load(&w->r[in->round].done);
+	if (!done && !over && atomic_load(&w->round) == in->round)
+		return;
+	for (int i = 0; i < in->n && in->t1[i] <= done; i++)
+		in->count++;
+	in->round = -1;
+	in->n = 0;
+}
+
+/*
+ * An operation of [t0, t1], round r being the round in progress before t0
+ * (r never goes back between two calls)
+ */
+static void inside_note(struct exec_window *w, struct inside *in, int r,
+			unsigned long long t0, unsigned long long t1)
+{
+	unsigned long long start, done;
+
+	if (r < 0)
+		return;
+	start = atomic_load(&w->r[r].start);
+	if (!start || start > t0)
+		return;
+	done = atomic_load(&w->r[r].done);
+	if (done) {
+		in->count += t1 <= done;
+		return;
+	}
+	if (in->round != r) {
+		/* an earlier round is over once a later one is in progress */
+		inside_settle(w, in, 1);
+		in->round = r;
+	}
+	if (in->n < (int)(sizeof(in->t1) / sizeof(in->t1[0])))
+		in->t1[in->n++] = t1;
+}
+
+/* The sleepers' pipes: one to each sleeper, one from all of them */
+#define SLEEPERS 4
+
+struct pings {
+	int ping[SLEEPERS][2], pong[2];
+};
+
+/*
+ * Remote helper (a): renice the round's process, its main thread, to 1
+ * and back to 0 over and over. set_user_nice() dequeues the task where
+ * it runs, calling update_curr() on that CPU's runqueue from this one. An
+ * exec'ing thread has the main thread's pid from de_thread() on, before
+ * exec_mmap(). (Reading the process's CPU clock would not do: for another
+ * process the kernel sums its threads' runtimes as they are, without
+ * update_curr() (thread_group_cputime()), and it refuses another
+ * process's thread clocks.)
+ */
+static int renicer(struct exec_window *w, struct pings *p, int i)
+{
+	static struct inside in = { .round = -1 };
+	long renices = 0;
+
+	while (!atomic_load(&w->stop)) {
+		int r = atomic_load(&w->round);
+		unsigned long long t0, t1;
+		pid_t pid;
+
+		inside_settle(w, &in, 0);
+		t0 = now_ns();
+		pid = atomic_load(&w->pid);
+		/* between rounds the process is gone (ESRCH): not a renice */
+		if (pid <= 0 || setpriority(PRIO_PROCESS, pid, 1) ||
+		    setpriority(PRIO_PROCESS, pid, 0))
+			continue;
+		t1 = now_ns();
+		renices++;
+		inside_note(w, &in, r, t0, t1);
+	}
+	inside_settle(w, &in, 1);
+	atomic_store(&w->renices, renices);
+	atomic_store(&w->renices_in, in.count);
+	return 0;
+}
+
+/*
+ * Sleeper i, pinned to the exec'ing CPU: answers each ping on its pipe
+ * with its number and whether it had to sleep for it (a voluntary context
+ * switch in read(): then the waker's write woke it). It ends when the
+ * waker does.
+ */
+static int sleeper(struct exec_window *w, struct pings *p, int i)
+{
+	struct rusage ru0, ru1;
+	ssize_t n;
+	char c;
+
+	for (int j = 0; j < SLEEPERS; j++) {
+		close(p->ping[j][1]);
+		if (j != i)
+			close(p->ping[j][0]);
+	}
+	close(p->pong[0]);
+	for (;;) {
+		getrusage(RUSAGE_THREAD, &ru0);
+		n = read(p->ping[i][0], &c, 1);
+		if (n != 1)
+			return n != 0;
+		getrusage(RUSAGE_THREAD, &ru1);
+		c = i << 1 | (ru1.ru_nvcsw > ru0.ru_nvcsw);
+		if (write(p->pong[1], &c, 1) != 1)
+			return 1;
+	}
+}
+
+/*
+ * Remote helper (b): ping every sleeper, collect the answers, again and
+ * again. A wakeup from a CPU of the same LLC onto a CPU that is running
+ * something enqueues there directly (ttwu_queue_cond()), calling
+ * update_curr() for that CPU's current task from this CPU, inside the
+ * write(). Only the pings a sleeper slept for count, each from before its
+ * write() to after it.
+ */
+static int waker(struct exec_window *w, struct pings *p, int unused)
+{
+	static struct inside in = { .round = -1 };
+	struct pollfd pfd = { .fd = p->pong[0], .events = POLLIN };
+	unsigned long long t0[SLEEPERS], t1[SLEEPERS];
+	char slept[SLEEPERS], c;
+	long wakeups = 0;
+
+	for (int j = 0; j < SLEEPERS; j++)
+		close(p->ping[j][0]);
+	close(p->pong[1]);
+	while (!atomic_load(&w->stop)) {
+		int r = atomic_load(&w->round);
+
+		inside_settle(w, &in, 0);
+		for (int i = 0; i < SLEEPERS; i++) {
+			t0[i] = now_ns();
+			if (write(p->ping[i][1], "p", 1) != 1)
+				return 1;
+			t1[i] = now_ns();
+		}
+		for (int i = 0; i < SLEEPERS; i++) {
+			/* a sleeper that stopped answering fails the storm, not hangs it */
+			if (poll(&pfd, 1, 60000) != 1 || read(p->pong[0], &c, 1) != 1 ||
+			    (c >> 1) >= SLEEPERS)
+				return 1;
+			slept[c >> 1] = c & 1;
+		}
+		for (int i = 0; i < SLEEPERS; i++) {
+			if (!slept[i])
+				continue;
+			wakeups++;
+			inside_note(w, &in, r, t0[i], t1[i]);
+		}
+	}
+	inside_settle(w, &in, 1);
+	atomic_store(&w->wakeups, wakeups);
+	atomic_store(&w->wakeups_in, in.count);
+	return 0;
+}
+
+/* Fork helper i, pinned to cpu; its exit status is fn's (2: pinning failed) */
+static pid_t remote_start(int cpu, int (*fn)(struct exec_window *, struct pings *, int),
+			  struct exec_window *w, struct pings *p, int i)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pin_self(cpu))
+			_exit(2);
+		_exit(fn(w, p, i));
+	}
+	return pid;
+}
+
+/*
+ * Exec under remote update_curr(): update_curr() also runs on other CPUs
+ * for a runqueue's current task (when a wakeup enqueues onto that
+ * runqueue, when set_user_nice() requeues the task), and that task may be
+ * inside exec_mmap(), dropping the mm that p->mm still names; per-process
+ * accounting there must not follow p->mm. The exec storm's rounds, with
+ * the exec'ing thread pinned to CPU x of an LLC, while separate processes
+ * (they outlive the exec's de_thread()) on the LLC's other CPUs (a)
+ * renice the process and (b) wake sleepers pinned to x, each in a loop.
+ * What is counted is what ran inside an exec (from the exec'ing thread's
+ * execv() to the new image's main(), timestamps in shared memory): both
+ * must have, or the storm did not open the window. The counts say when,
+ * not which path the kernel took: a wakeup while x is idle (the exec'ing
+ * thread waiting in de_thread()) goes through x's wake list instead.
+ */
+TEST_F_TIMEOUT(stress, exec_under_remote_update_curr, 3000)
+{
+	unsigned long long end = deadline_of(WINDOW), exec_ns = 0;
+	int n = rounds_of(WINDOW), r, failed = 0, execs = 0, k, x, y[CAS_MAX_CPUS], ny = 0;
+	int fd, cpu[SLEEPERS + 2];
+	char fdarg[16], rarg[16], extra[256];
+	char *argv[] = { self->self, "--exec-window", fdarg, rarg, NULL };
+	struct exec_window *w;
+	struct pings p;
+	pid_t helper[SLEEPERS + 2];
+
+	/* the last LLC of two CPUs or more: its first CPU execs */
+	for (k = map.nllc - 1; k >= 0 && llc_size(&map, k) < 2; k--)
+		;
+	if (k < 0)
+		SKIP(return, "no LLC of two CPUs or more");
+	x = map.first_cpu[k];
+	for (int c = 0; c < map.ncpus; c++)
+		if (map.llc_of[c] == k && c != x)
+			y[ny++] = c;
+
+	/* not close-on-exec: the new image maps it */
+	fd = memfd_create("cas-exec-window", 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, exec_window_size(n)));
+	w = mmap(NULL, exec_window_size(n), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, w);
+	atomic_store(&w->round, -1);
+	snprintf(fdarg, sizeof(fdarg), "%d", fd);
+
+	/* the sleepers, the waker, the renicer; the pipes stay in the first two */
+	for (int i = 0; i < SLEEPERS; i++) {
+		ASSERT_EQ(0, pipe(p.ping[i]));
+	}
+	ASSERT_EQ(0, pipe(p.pong));
+	for (int i = 0; i < SLEEPERS; i++) {
+		cpu[i] = x;
+		helper[i] = remote_start(x, sleeper, w, &p, i);
+	}
+	cpu[SLEEPERS] = y[1 % ny];
+	helper[SLEEPERS] = remote_start(cpu[SLEEPERS], waker, w, &p, 0);
+	for (int i = 0; i < SLEEPERS; i++) {
+		close(p.ping[i][0]);
+		close(p.ping[i][1]);
+	}
+	close(p.pong[0]);
+	close(p.pong[1]);
+	cpu[SLEEPERS + 1] = y[0];
+	helper[SLEEPERS + 1] = remote_start(y[0], renicer, w, &p, 0);
+	for (int i = 0; i < SLEEPERS + 2; i++) {
+		ASSERT_LT(0, helper[i]) TH_LOG("fork: %s", strerror(errno));
+	}
+
+	for (r = 0; r < n && now_ns() < end; r++) {
+		pid_t pid;
+
+		/* no pid while the round changes: a helper never mixes two */
+		atomic_store(&w->pid, 0);
+		atomic_store(&w->round, r);
+		snprintf(rarg, sizeof(rarg), "%d", r);
+		pid = exec_fork(r, argv, x, &w->r[r].start);
+		if (pid > 0)
+			atomic_store(&w->pid, pid);
+		failed += exec_reap(r, pid);
+		if (w->r[r].start && w->r[r].done) {
+			exec_ns += w->r[r].done - w->r[r].start;
+			execs++;
+		}
+	}
+	atomic_store(&w->stop, 1);
+	/* the sleepers last: they end with the waker */
+	for (int i = SLEEPERS + 1; i >= 0; i--) {
 		int st;
 
-		if (pid == 0) {
-			struct exec_arg a[4];
-			atomic_int running = 0;
-			pthread_t t;
-
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			for (int i = 0; i < 4; i++)
-				a[i] = (struct exec_arg){ .me = i, .who = r % 4, .self = self->self,
-							  .running = &running };
-			for (int i = 1; i < 4; i++)
-				if ((errno = pthread_create(&t, NULL, exec_or_spin, &a[i]))) {
-					dprintf(STDOUT_FILENO, "# pthread_create: %s\n",
-						strerror(errno));
-					_exit(4);
-				}
-			exec_or_spin(&a[0]);
-		}
-		if (pid < 0) {
-			ksft_print_msg("exec round %d: fork: %s\n", r, strerror(errno));
-			failed++;
-		} else if (waitpid(pid, &st, 0) != pid) {
-			ksft_print_msg("exec round %d: waitpid: %s\n", r, strerror(errno));
-			failed++;
-		} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-			/* 3: execv failed, 4: pthread_create failed */
-			ksft_print_msg("exec round %d (position %d): %s %d\n", r, r % 4,
-				       WIFEXITED(st) ? "exit" : "signal",
-				       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		if (waitpid(helper[i], &st, 0) != helper[i] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st)) {
+			ksft_print_msg("%s on cpu%d failed (status 0x%x)\n",
+				       i < SLEEPERS ? "sleeper" : i == SLEEPERS ? "waker" : "renicer",
+				       cpu[i], st);
 			failed++;
 		}
 	}
-	report(_metadata, self, EXEC, r, failed, NULL);
+	snprintf(extra, sizeof(extra),
+		 "%ld remote renices and %ld remote wakeups during execs (of %ld and %ld; execs %.1f ms on average on cpu%d, renices from cpu%d, wakeups from cpu%d)",
+		 atomic_load(&w->renices_in), atomic_load(&w->wakeups_in),
+		 atomic_load(&w->renices), atomic_load(&w->wakeups),
+		 execs ? exec_ns / 1e6 / execs : 0.0, x, cpu[SLEEPERS + 1], cpu[SLEEPERS]);
+	EXPECT_LT(0, atomic_load(&w->renices_in)) TH_LOG("no remote renice inside an exec");
+	EXPECT_LT(0, atomic_load(&w->wakeups_in)) TH_LOG("no remote wakeup inside an exec");
+	munmap(w, exec_window_size(n));
+	close(fd);
+	report(_metadata, self, WINDOW, r, failed, extra);
 }
 
 /*
@@ -718,8 +1102,13 @@ TEST_F_TIMEOUT(stress, kmemleak_after_storms, 900)
 
 int main(int argc, char **argv)
 {
-	/* the exec storm's new image */
+	/* first thing: when the exec window storm's new image began */
+	unsigned long long t = now_ns();
+
+	/* the exec storms' new images */
 	if (argc > 1 && !strcmp(argv[1], "--noop"))
 		return 0;
+	if (argc > 3 && !strcmp(argv[1], "--exec-window"))
+		return exec_window_done(t, atoi(argv[2]), atoi(argv[3]));
 	return test_harness_run(argc, argv);
 }
