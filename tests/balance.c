@@ -854,15 +854,20 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
  * (its schedstat), the on-CPU time since the previous sample counted for
  * the LLC it is in. Criteria:
  *
- * - a thread runs in another LLC of the node within (cache_nice_tries + 3)
- *   busy intervals (max_interval * busy_factor) of the level above the
- *   LLC, read from the domain's debugfs: 4 x 16 ms x 16 = 1024 ms on 2x2x4
- *   (PKG of 8 CPUs). Threads alone on their CPUs move only by active
- *   balance, after more than cache_nice_tries + 2 failed balances in a
- *   row; at the busy interval that is 4 of them. The idle CPUs pulling are
- *   faster, but the pinned stretch leaves their interval backed off to as
- *   much as MAX_PINNED_INTERVAL (512 ms) at the release. Measured: 0 to
- *   513 ms with v2, 58 to 529 ms unpatched (2x2x4, 1x4x2, 1x2x2x2).
+ * - a thread runs in another LLC within (cache_nice_tries + 3) busy
+ *   intervals (max_interval * busy_factor) of the level above the LLC,
+ *   read from the domain's debugfs: 4 x 16 ms x 16 = 1024 ms on 2x2x4 (PKG
+ *   of 8 CPUs). Threads alone on their CPUs move only by active balance,
+ *   after more than cache_nice_tries + 2 failed balances in a row; at the
+ *   busy interval that is 4 of them. The idle CPUs pulling are faster, but
+ *   the pinned stretch leaves their interval backed off to as much as
+ *   MAX_PINNED_INTERVAL (512 ms) at the release. Another LLC of the node
+ *   or another node: the series leaves the NUMA levels to the unpatched
+ *   balancer, which on two nodes may take the thread first (181 ms once
+ *   on 2x2x4, the idle LLC of the node then left idle, as the three
+ *   threads left in their LLC each have a CPU). Measured: 0 to 513 ms with
+ *   v2, 58 to 529 ms unpatched (2x2x4, 1x4x2, 1x2x2x2); the time to the
+ *   node's other LLC is printed too.
  * - in the last second of the window, the threads' on-CPU time outside the
  *   LLC is at least FULL_OUT_MIN of one thread's worth: at least one thread
  *   moved out and stays out, in whichever LLC (on two nodes, the NUMA
@@ -1265,8 +1270,8 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 	ksft_print_msg("full_llc: lb_failed %.2f per CPU per second (max %.1f), alb_count %.2f "
 		       "per second (max %.1f)\n", fail_rate, LB_FAILED_MAX, alb_rate, ALB_MAX);
 
-	EXPECT_LE(0, first_node) TH_LOG("no thread ran in another LLC of node %d", node);
-	EXPECT_LE(first_node, bound_ms);
+	EXPECT_LE(0, first_out) TH_LOG("no thread ran in another LLC");
+	EXPECT_LE(first_out, bound_ms);
 	EXPECT_GE(out_threads, FULL_OUT_MIN);
 	EXPECT_GE(oncpu_min, FULL_ONCPU_MIN);
 	EXPECT_LE(fail_rate, LB_FAILED_MAX);
