@@ -13,21 +13,27 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 5 + 5 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 7 + 6 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
-# expect PASS|FAIL NAME DIR [QEMU_EXIT]
+# expect PASS|FAIL NAME DIR [QEMU_EXIT [WHY]]: a FAIL must also give WHY
+# (a fixed string) among its reasons, so a case that fails for another
+# reason than the one it plants does not count.
 expect() {
-	local want=$1 name=$2 dir=$3 qrc=${4:-0} got=PASS
+	local want=$1 name=$2 dir=$3 qrc=${4:-0} why=${5:-} got=PASS
 	n=$((n + 1))
 	"$top/qemu/verdict.sh" "$dir" "$qrc" >"$dir/verdict.out" 2>&1 || got=FAIL
-	if [ "$got" = "$want" ]; then
-		echo "ok $n $name"
-	else
+	if [ "$got" != "$want" ]; then
 		sed 's/^/    # /' "$dir/verdict.out"
 		echo "not ok $n $name # verdict said $got, expected $want"
 		failed=$((failed + 1))
+	elif [ -n "$why" ] && ! grep -qF -- "$why" "$dir/verdict.out"; then
+		sed 's/^/    # /' "$dir/verdict.out"
+		echo "not ok $n $name # failed, but not with: $why"
+		failed=$((failed + 1))
+	else
+		echo "ok $n $name"
 	fi
 }
 
@@ -48,18 +54,24 @@ while IFS= read -r line; do
 	i=$((i + 1))
 	d=$(fixture "splat$i")
 	printf '%s\n' "$line" >>"$d/console.log"
-	expect FAIL "fixture-splat: ${line#*] }" "$d"
+	expect FAIL "fixture-splat: ${line#*] }" "$d" 0 "$line"
 done <"$fx/splats.txt"
 d=$(fixture notok); sed -i 's/^ok 2 extra/not ok 2 extra/' "$d/results.log"
-expect FAIL fixture-not-ok "$d"
+expect FAIL fixture-not-ok "$d" 0 "failed tests: extra"
 d=$(fixture truncated); sed -i '/^ok 2 extra/,$d' "$d/results.log"
-expect FAIL fixture-missing-result "$d"
+expect FAIL fixture-missing-result "$d" 0 "planned 2 tests, got 1 results"
 d=$(fixture noplan); sed -i '/^1\.\./d' "$d/results.log"
-expect FAIL fixture-no-plan "$d"
+expect FAIL fixture-no-plan "$d" 0 "no test plan"
 d=$(fixture timeout)
-expect FAIL fixture-timeout "$d" 124
+expect FAIL fixture-timeout "$d" 124 "after the time limit"
+# A complete, clean run still fails when QEMU did not exit 0: killed by
+# timeout -k (137) or crashed after the guest's last line
+d=$(fixture killed)
+expect FAIL fixture-killed "$d" 137 "QEMU exited with status 137"
+d=$(fixture crashed)
+expect FAIL fixture-qemu-crash "$d" 1 "QEMU exited with status 1"
 d=$(fixture empty); : >"$d/results.log"
-expect FAIL fixture-no-results "$d"
+expect FAIL fixture-no-results "$d" 0 "no results at all"
 
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {
@@ -68,15 +80,16 @@ boot() {
 	"$top/qemu/initramfs.sh" "$img" "$build/guest" $extra
 	TIMEOUT=${BOOT_TIMEOUT:-300} "$top/qemu/run.sh" "$kernel" "$img" "$topo" "$d" test \
 		"cas.tests=$tests" "$@" || qrc=$?
-	expect "$want" "boot-$name" "$d" "$qrc"
+	expect "$want" "boot-$name" "$d" "$qrc" "${WHY:-}"
 }
 boot PASS extra-runs "$fx/extra-pass" 2x2x4 none
 grep -q 'hello from /extra on 16 CPUs' "$work/extra-runs/results.log" ||
 	{ echo "# /extra/run output missing from results"; failed=$((failed + 1)); }
-boot FAIL wrong-topology "" 2x2x4 topology cas.topology=2x2x2
-boot FAIL not-ok "$fx/extra-notok" 2x2x4 none
-boot FAIL panic "$fx/extra-panic" 2x2x4 none
-BOOT_TIMEOUT=60 boot FAIL hang "$fx/extra-hang" 2x2x4 none
+WHY="failed tests: topology" boot FAIL wrong-topology "" 2x2x4 topology cas.topology=2x2x2
+WHY="failed tests: selection" boot FAIL no-such-test "" 2x2x4 topology,no_such_test
+WHY="failed tests: extra" boot FAIL not-ok "$fx/extra-notok" 2x2x4 none
+WHY="Kernel panic - not syncing" boot FAIL panic "$fx/extra-panic" 2x2x4 none
+WHY="after the time limit" BOOT_TIMEOUT=60 boot FAIL hang "$fx/extra-hang" 2x2x4 none
 
 echo "selftest: $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

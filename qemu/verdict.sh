@@ -5,8 +5,10 @@
 #
 # Passes only if LOGDIR/results.log is one complete top-level KTAP run
 # (a plan, every result in order, the guest's closing "# cas: done"), no
-# result is "not ok", QEMU did not time out, and LOGDIR/console.log shows
-# no kernel splat (patterns in qemu/splats.txt).
+# result is "not ok", QEMU exited 0 (124 is the time limit; any other
+# status, 137 from timeout -k included, is a QEMU or host failure even
+# after a complete run), and LOGDIR/console.log shows no kernel splat
+# (patterns in qemu/splats.txt).
 set -eu
 
 dir=$1 qrc=${2:-0}
@@ -15,7 +17,11 @@ res=$dir/results.log con=$dir/console.log
 fail=0
 bad() { printf 'verdict: FAIL: %s\n' "$*"; fail=1; }
 
-[ "$qrc" != 124 ] || bad "QEMU killed after the time limit (guest hung?); see $con"
+case $qrc in
+0) ;;
+124) bad "QEMU killed after the time limit (guest hung?); see $con" ;;
+*) bad "QEMU exited with status $qrc; see $dir/qemu.log" ;;
+esac
 [ -s "$con" ] || bad "empty console log $con (the kernel did not boot?)"
 
 if [ ! -s "$res" ]; then

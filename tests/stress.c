@@ -1057,21 +1057,17 @@ TEST_F_TIMEOUT(stress, cpuset_and_affinity, 3000)
 
 /*
  * Leaks: after the storms, two kmemleak scans (an object is reported only
- * once it is older than 5 s and unreferenced in a scan). Every report is
- * shown and counted; one whose allocation backtrace goes through the
- * series or the mm and task lifetime it hooks into fails the test.
+ * once it is older than 5 s and unreferenced in a scan). Any report fails:
+ * a leak on a path the series does not touch is still a leak in the kernel
+ * under test, and kmemleak's backtraces name functions, not files, so a
+ * list of "our" paths could not be trusted to catch the series' own. Debug
+ * boots also set kmemleak.verbose=1, so each report reaches the console,
+ * where the host's splat scan fails it too.
  */
-static const char * const ours[] = {
-	"sched_cache", "cache_scan", "task_cache_work", "account_mm_sched",
-	"mm_alloc_sched", "mm_init", "dup_mm", "mm_alloc", "copy_process",
-	"sched_fork", "task_tick_fair", "fair.c", "select_task_rq_fair",
-	"load_balance", NULL
-};
-
 TEST_F_TIMEOUT(stress, kmemleak_after_storms, 900)
 {
 	char line[512];
-	int objects = 0, from_series = 0, in_ours = 0;
+	int objects = 0;
 	FILE *f;
 
 	if (access(KMEMLEAK, R_OK))
@@ -1082,22 +1078,14 @@ TEST_F_TIMEOUT(stress, kmemleak_after_storms, 900)
 	f = fopen(KMEMLEAK, "r");
 	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, "unreferenced object")) {
+		if (strstr(line, "unreferenced object"))
 			objects++;
-			in_ours = 0;
-		}
-		for (int i = 0; ours[i] && !in_ours; i++)
-			if (strstr(line, ours[i])) {
-				in_ours = 1;
-				from_series++;
-			}
 		/* shown indented, so the console splat scan is not confused */
 		printf("#   kmemleak: %s", line);
 	}
 	fclose(f);
-	ksft_print_msg("stress: kmemleak: %d unreferenced objects after the storms, %d through the series' paths\n",
-		       objects, from_series);
-	EXPECT_EQ(0, from_series);
+	ksft_print_msg("stress: kmemleak: %d unreferenced objects after the storms\n", objects);
+	EXPECT_EQ(0, objects);
 }
 
 int main(int argc, char **argv)
