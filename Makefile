@@ -139,7 +139,7 @@ initramfs: guest
 	@qemu/initramfs.sh $(INITRAMFS) $(GUEST) $(EXTRA)
 
 boot-test: kernel initramfs
-	@APPEND='$(APPEND) cas.stress=$(STRESS)$(if $(DEBUG), kmemleak.verbose=1)' qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
+	@APPEND='$(APPEND) cas.series=$(SERIES) cas.config=$(CONFIG) cas.stress=$(STRESS)$(if $(DEBUG), kmemleak.verbose=1)' qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
 
 # Every patch of the series built and booted in turn, SCHED_CACHE on from
 # the start: the kernels a bisection can land on. Before posting, not in CI.

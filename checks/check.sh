@@ -64,8 +64,16 @@ for g in "$@"; do
 	echo "$rc $(( $(date +%s) - t0 ))" >"$res/$g.rc"
 done
 
+# The code these results are of (qemu/identity.sh): make rfc posts a series
+# only with the check results of that very code
+id=unknown
+if t=$(series_tree "$name" "$sdir" 2>/dev/null); then
+	id=$("$top/qemu/identity.sh" "$t")
+fi
+echo "$id" >"$res/identity"
+
 echo
-echo "=== summary: $(basename "$sdir") ($(series_patches "$sdir" | wc -l) patches), $(( $(date +%s) - start ))s"
+echo "=== summary: $(basename "$sdir") ($(series_patches "$sdir" | wc -l) patches, code $id), $(( $(date +%s) - start ))s"
 pass=0 failed=0
 for g in "$@"; do
 	read -r rc secs <"$res/$g.rc"

@@ -29,18 +29,11 @@ for v in FROM SIGNOFF; do
 		die "$v=\"$val\" is not of the form 'Name <mail@host>'"
 done
 
-# ---- the results that go into the cover letter
-if [ -s "$BUILD/bench/results.tsv" ] && [ -s "$BUILD/bench/run.env" ]; then
-	bench=$BUILD/bench
-else
-	bench=$top/series-v2/bench
-fi
-[ -s "$bench/results.tsv" ] || die "no make bench results in $BUILD/bench or series-v2/bench: run 'make bench'"
-say "bench results from ${bench#"$top"/}/results.tsv"
-"$top/qemu/bench-table.sh" "$bench/results.tsv" "$bench/run.env" >"$BUILD/rfc-bench.txt"
-
+# ---- the check results that go into the cover letter
 check_summary() {	# SERIES: one line per gate, from the last make check
 	local r=$BUILD/check-results/$1 g rc
+	[ -s "$r/identity" ] || die "make check results for $1 name no code identity: run 'make check SERIES=$1'"
+	printf '  (code %s)\n' "$(cat "$r/identity")"
 	for g in selftest cocci-rules checkpatch sparse cocci-kernel cocci-ours build link; do
 		[ -f "$r/$g.rc" ] || die "no make check result for $1 ($g): run 'make check SERIES=$1'"
 		read -r rc _ <"$r/$g.rc"
@@ -81,6 +74,24 @@ for p in $(series_patches "$top/series-v2"); do
 	fi
 done
 n=$(git -C "$work" rev-list --count base..HEAD)
+
+# ---- the bench that goes into the cover letter: one of this very code
+# (qemu/identity.sh) whose checks all passed; the last make bench, or the
+# one recorded in series-v2/bench/
+id=$("$top/qemu/identity.sh" "$work")
+bench=
+for d in "$BUILD/bench" "$top/series-v2/bench"; do
+	if "$top/qemu/bench-accept.sh" "$d" "$id" >"$BUILD/rfc-bench-accept.log" 2>&1; then
+		bench=$d
+		break
+	fi
+	sed "s|$top/||g; s/^/  /" "$BUILD/rfc-bench-accept.log" >&2
+done
+[ -n "$bench" ] || die "no make bench results of this series ($id) whose checks passed: run 'make bench'"
+[ "$(cat "$BUILD/check-results/v2/identity")" = "$id" ] ||
+	die "make check's results are of code $(cat "$BUILD/check-results/v2/identity"), the series is $id: run 'make check SERIES=v2'"
+say "bench results from ${bench#"$top"/}/results.tsv (v2 $id)"
+"$top/qemu/bench-table.sh" "$bench/results.tsv" "$bench/run.env" >"$BUILD/rfc-bench.txt"
 git -C "$work" format-patch -q -o "$out" --cover-letter --subject-prefix="RFC PATCH v2" \
 	--base=base --no-signature base..HEAD
 base_sha=$(git -C "$BASE_REPO" rev-parse base)

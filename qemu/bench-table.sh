@@ -3,7 +3,8 @@
 #
 #   qemu/bench-table.sh RESULTS.tsv RUN.env
 #
-# RUN.env (written by qemu/bench.sh) gives TOPOLOGY, RUNS, SECS and CAVEAT.
+# RUN.env (written by qemu/bench.sh) gives TOPOLOGY, RUNS, SECS, CAVEAT and
+# the release each kernel's guest reported (KERNEL_none, KERNEL_v1, ...).
 set -eu
 
 res=$1 env=$2
@@ -16,6 +17,8 @@ head -1 "$res" | grep -qx "$(printf 'kernel\tworkload\tmetric\tmedian\tmin\tmax'
 	die "$res: the header is not 'kernel workload metric median min max'"
 
 echo "make bench on $TOPOLOGY: median [min..max] of $RUNS runs (${SECS} s each; hackbench: its own time)"
+[ -z "${KERNEL_v2:-}" ] ||
+	echo "kernels: none ${KERNEL_none:-?}, v1 ${KERNEL_v1:-?}, v2 ${KERNEL_v2} (release names the code: qemu/identity.sh)"
 echo "$CAVEAT"
 echo
 printf '%-12s %-28s %-26s %-26s %s\n' workload metric none v1 v2

@@ -4,9 +4,11 @@
 #   BUILD/bench/results.tsv    kernel workload metric median min max
 #   BUILD/bench/table.txt      the same, side by side, for the cover letter
 #   BUILD/bench/occupancy.png  threads per LLC over time, fit and saturate
-#   BUILD/bench/run.env        topology, runs, seconds, the project commit and
-#                              series stamps measured, the kernel command
-#                              line added (no KUnit suite runs), the caveat
+#   BUILD/bench/run.env        topology, runs, seconds, the project commit, the
+#                              kernels measured (release and code identity),
+#                              the kernel command line added (no KUnit suite
+#                              runs), the caveat, and CHECKS=passed|failed
+#   BUILD/bench/checks.tap     the checks below
 # then check what v2 must show against the others (TAP; exit 1 if not).
 #
 #   qemu/bench.sh BUILD TOPOLOGY RUNS
@@ -75,7 +77,7 @@ chmod +x "$out/extra/run"
 for s in $KERNELS; do
 	echo "bench: booting SERIES=$s on $topo ($runs runs of each workload)"
 	start=$(date +%s)
-	APPEND=$append \
+	APPEND="$append cas.series=$s cas.config=base" \
 	TIMEOUT=${BENCH_TIMEOUT:-2400} GUEST_TIMEOUT=${BENCH_TIMEOUT:-2400} \
 	"$top/qemu/boot-test.sh" "$b/out-$s/arch/x86/boot/bzImage" "$out/initramfs.cpio.gz" \
 		"$out/logs/$s" none "$topo" >"$out/boot-$s.log" 2>&1 ||
@@ -116,8 +118,9 @@ for s in $KERNELS; do
 	[ "$n" -gt 0 ] || die "no figures from $s in $out/$s.log"
 done
 
-# Which series these figures are of: the project commit (and whether the
-# checkout had local changes) and each kernel's series stamp
+# What these figures are of: the project commit (and whether the checkout
+# had local changes), and each kernel as its guest named it: the release
+# carries the identity of the code it was built from (qemu/identity.sh)
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$top" status --porcelain -- series-v1 series-v2 tests qemu 2>/dev/null)" ] ||
 	commit="$commit+local-changes"
@@ -125,9 +128,19 @@ commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	printf 'TOPOLOGY=%s\nRUNS=%s\nSECS=%s\n' "$topo" "$runs" "$SECS"
 	printf 'COMMIT=%s\n' "$commit"
 	printf 'APPEND=%q\n' "$append"
-	for s in v1 v2; do
-		printf 'SERIES_%s=%s\n' "$s" "$(cat "$b/src-$s/.series-stamp" 2>/dev/null || echo unknown)"
+	for s in $KERNELS; do
+		rel=$(sed -n 's/^# cas: \([^ ]*\) .*/\1/p' "$out/$s.log" | head -1)
+		case $rel in *-cas-*) ;; *) die "the $s guest reported release '$rel', which names no code" ;; esac
+		printf 'KERNEL_%s=%s\nSERIES_%s=%s\n' "$s" "$rel" "$s" "${rel##*-cas-}"
 	done
 	printf 'CAVEAT=%q\n' "$CAVEAT"
 } >"$out/run.env"
-"$top/qemu/bench-report.sh" "$out"
+# The report's checks (TAP) are kept, and whether they all passed, so that
+# make rfc quotes no bench whose checks failed (qemu/bench-accept.sh)
+rc=0
+"$top/qemu/bench-report.sh" "$out" >"$out/report.txt" || rc=$?
+cat "$out/report.txt"
+sed -n '/^TAP version/,$p' "$out/report.txt" >"$out/checks.tap"
+[ -s "$out/checks.tap" ] || rc=1
+printf 'CHECKS=%s\n' "$([ $rc = 0 ] && echo passed || echo failed)" >>"$out/run.env"
+exit $rc

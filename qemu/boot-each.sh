@@ -67,7 +67,7 @@ for i in "${!patches[@]}"; do
 	"$top/qemu/kernel.sh" "$src" "$out" "$top/qemu/configs/base.config" "$frag" ||
 		die "patch $k ($name) does not build"
 	brc=0
-	APPEND="${APPEND:-} cas.features=SCHED_CACHE cas.stress=short" \
+	APPEND="${APPEND:-} cas.series=$series-1..$k cas.config=base cas.features=SCHED_CACHE cas.stress=short" \
 		"$top/qemu/boot-test.sh" "$out/arch/x86/boot/bzImage" "$initrd" \
 		"$build/logs/each-$series/$(printf %02d "$k")-${name#[0-9][0-9][0-9][0-9]-}" '*' "$topo" \
 		>"$build/each-$series-$k.log" 2>&1 || brc=$?

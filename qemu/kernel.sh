@@ -4,7 +4,8 @@
 #   qemu/kernel.sh SRC OUT FRAGMENT...
 #
 # The .config is x86_64 tinyconfig with the fragments merged on top; any
-# fragment option that Kconfig did not keep as written is an error.
+# fragment option that Kconfig did not keep as written is an error. The
+# kernel's release names the code it was built from (qemu/identity.sh).
 set -eu
 
 src=$1 out=$2; shift 2
@@ -18,7 +19,9 @@ out=$(cd "$out" && pwd)
 : "${CCACHE_DIR:=$top/build/ccache}"
 export CCACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_BASEDIR=$top/build
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' KBUILD_BUILD_USER=cas KBUILD_BUILD_HOST=qemu
-kmake() { make -s -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)" "$@"; }
+# LOCALVERSION set (empty): no "+" for a git tree off a tag; the identity
+# below says which code it is
+kmake() { make -s -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" LOCALVERSION= -j"$(nproc)" "$@"; }
 
 # Regenerate the config only when a fragment (or the tree's Kconfig) changed.
 want=$(cat "$@" "$src/.series-stamp" 2>/dev/null | sha1sum | cut -c1-12)
@@ -47,5 +50,10 @@ if [ "$(cat "$out/.fragment-stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.c
 	fi
 	echo "$want" >"$out/.fragment-stamp"
 fi
+# The code's identity in the release string, "6.12.118-cas-<identity>"
+# (qemu/identity.sh): Kbuild appends the object folder's localversion*
+# files; rewritten only when it changes, so a rebuild does not relink
+lv=-cas-$("$top/qemu/identity.sh" "$src")
+[ "$(cat "$out/localversion-cas" 2>/dev/null)" = "$lv" ] || echo "$lv" >"$out/localversion-cas"
 kmake bzImage
-echo "kernel: $out/arch/x86/boot/bzImage"
+echo "kernel: $out/arch/x86/boot/bzImage ($(cat "$out/include/config/kernel.release"))"

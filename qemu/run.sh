@@ -5,8 +5,8 @@
 #
 # MODE=test: no terminal; the kernel console goes to LOGDIR/console.log
 # (ttyS0), the guest's KTAP to LOGDIR/results.log (ttyS1), and QEMU is
-# killed after $TIMEOUT seconds (exit 124). MODE=shell: the console is this
-# terminal.
+# killed after $TIMEOUT seconds (exit 124); LOGDIR/kernel.release is the
+# release KERNEL was built as. MODE=shell: the console is this terminal.
 #
 # TCG settings, chosen on purpose (see README, "Why these QEMU settings"):
 # - thread=single: multi-threaded TCG with 16 vCPUs on a 2-core host oopsed
@@ -59,7 +59,17 @@ if [ "$mode" = shell ]; then
 	exec $qemu "${common[@]}" -serial mon:stdio -serial null
 fi
 
-rm -f "$logdir/console.log" "$logdir/results.log"
+rm -f "$logdir/console.log" "$logdir/results.log" "$logdir/kernel.release"
+# The release the kernel was built as (its code's identity, qemu/kernel.sh):
+# the verdict checks that the guest ran this one
+rel=${kernel%/arch/x86/boot/bzImage}/include/config/kernel.release
+if [ ! -s "$rel" ]; then
+	# said in qemu.log too: the verdict points there for a non-zero exit
+	echo "run: error: $rel not found: which kernel is $kernel? (build it with 'make kernel')" |
+		tee "$logdir/qemu.log" >&2
+	exit 1
+fi
+cp "$rel" "$logdir/kernel.release"
 printf '%s ' $qemu "${common[@]}" -serial "file:$logdir/console.log" \
 	-serial "file:$logdir/results.log" >"$logdir/qemu.cmd"
 echo >>"$logdir/qemu.cmd"

@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 7 + 6 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 5 + 6 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -42,6 +42,7 @@ fixture() {
 	mkdir -p "$d"
 	cp "$fx/clean-console.log" "$d/console.log"
 	cp "$fx/good-results.log" "$d/results.log"
+	echo 6.12.118 >"$d/kernel.release"
 	echo "$d"
 }
 
@@ -70,8 +71,44 @@ d=$(fixture killed)
 expect FAIL fixture-killed "$d" 137 "QEMU exited with status 137"
 d=$(fixture crashed)
 expect FAIL fixture-qemu-crash "$d" 1 "QEMU exited with status 1"
+# The guest ran another kernel than the one built (a stale bzImage), or
+# one run.sh did not name
+d=$(fixture stale-kernel); echo 6.12.118-cas-0123456789ab >"$d/kernel.release"
+expect FAIL fixture-stale-kernel "$d" 0 "not the one run.sh was given (6.12.118-cas-0123456789ab)"
+d=$(fixture unnamed-kernel); rm "$d/kernel.release"
+expect FAIL fixture-unnamed-kernel "$d" 0 "which kernel was booted is not known"
 d=$(fixture empty); : >"$d/results.log"
 expect FAIL fixture-no-results "$d" 0 "no results at all"
+
+# make rfc quotes only a bench of the series' own code whose checks passed
+# (qemu/bench-accept.sh): a stale identity, a failed check, no v2 identity
+accept() {	# PASS|FAIL NAME WHY IDENTITY: on BDIR
+	local want=$1 name=$2 why=$3 got=PASS
+	n=$((n + 1))
+	"$top/qemu/bench-accept.sh" "$bdir" "$4" >"$bdir.out" 2>&1 || got=FAIL
+	if [ "$got" = "$want" ] && grep -qF -- "$why" "$bdir.out"; then
+		echo "ok $n $name"
+	else
+		sed 's/^/    # /' "$bdir.out"
+		echo "not ok $n $name # said $got, expected $want with: $why"
+		failed=$((failed + 1))
+	fi
+}
+bdir=$work/bench; mkdir -p "$bdir"
+printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n' >"$bdir/run.env"
+printf 'TAP version 13\n1..1\nok 1 fit\n' >"$bdir/checks.tap"
+accept PASS bench-accepted "every check passed" 0123456789ab
+accept FAIL bench-stale-identity "measured v2 0123456789ab, but the series is ba9876543210" ba9876543210
+printf 'TAP version 13\n1..1\nnot ok 1 fit\n' >"$bdir/checks.tap"
+sed -i 's/^CHECKS=.*/CHECKS=failed/' "$bdir/run.env"
+accept FAIL bench-failed-checks "its checks failed" 0123456789ab
+printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\n' >"$bdir/run.env"
+rm "$bdir/checks.tap"
+accept FAIL bench-unrecorded-checks "no checks.tap" 0123456789ab
+# the bench recorded before kernels named their code: its stamp hashed
+# patch files, changelogs included
+printf 'COMMIT=c233dfc+local-changes\nSERIES_v1=b03fa4b7c5b4\nSERIES_v2=8818ae6c21c4\n' >"$bdir/run.env"
+accept FAIL bench-old-format "names no v2 identity" 8818ae6c21c4
 
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {

@@ -4,7 +4,8 @@
 #   qemu/verdict.sh LOGDIR [QEMU_EXIT]
 #
 # Passes only if LOGDIR/results.log is one complete top-level KTAP run
-# (a plan, every result in order, the guest's closing "# cas: done"), no
+# (a plan, every result in order, the guest's closing "# cas: done") of
+# the kernel LOGDIR/kernel.release names (qemu/run.sh writes it), no
 # result is "not ok", QEMU exited 0 (124 is the time limit; any other
 # status, 137 from timeout -k included, is a QEMU or host failure even
 # after a complete run), and LOGDIR/console.log shows no kernel splat
@@ -53,7 +54,15 @@ else
 	[ -z "$order" ] || bad "results out of order:$order"
 	[ "$nfail" = 0 ] || bad "failed tests:$failed"
 	grep -q '^# cas: done$' "$dir/results.ktap" || bad "the guest did not finish its test run"
-	printf 'verdict: %s tests: %s passed, %s failed, %s skipped\n' "$plan" "$npass" "$nfail" "$nskip"
+	# the guest ran the kernel that was built: its release names the code
+	want=$(cat "$dir/kernel.release" 2>/dev/null || true)
+	got=$(sed -n 's/^# cas: \([^ ]*\) .*/\1/p' "$dir/results.ktap" | head -1)
+	if [ -z "$want" ]; then
+		bad "no $dir/kernel.release: which kernel was booted is not known"
+	elif [ "$got" != "$want" ]; then
+		bad "the guest ran ${got:-a kernel it did not name}, not the one run.sh was given ($want)"
+	fi
+	printf 'verdict: %s tests: %s passed, %s failed, %s skipped (kernel %s)\n' "$plan" "$npass" "$nfail" "$nskip" "${got:-?}"
 	grep -E '^ok [0-9]+ .* # SKIP' "$dir/results.ktap" | sed 's/^/verdict: skipped: /' || true
 	# Second opinion from the kernel's own KTAP parser.
 	kunit=${KUNIT_PY:-$top/build/linux-base/tools/testing/kunit/kunit.py}
