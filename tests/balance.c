@@ -926,14 +926,25 @@ struct lb_stat {
 	int version, cpus;
 };
 
-/* A cpumask as the kernel prints it (%*pb): hex, a comma every 32 bits */
-static void parse_mask(const char *s, size_t len, cpu_set_t *set)
+/*
+ * A "domainN <span> <counters>" line of /proc/schedstat: its span into @set
+ * (a cpumask as the kernel prints it, %*pb: hex, a comma every 32 bits).
+ * Returns where the counters start; NULL for any other line.
+ */
+static char *domain_span(char *line, cpu_set_t *set)
 {
+	char *p, *end;
 	int bit = 0;
 
+	if (strncmp(line, "domain", 6))
+		return NULL;
+	p = strchr(line, ' ');
+	end = p ? strchr(p + 1, ' ') : NULL;
+	if (!end)
+		return NULL;
 	CPU_ZERO(set);
-	for (size_t i = len; i-- > 0;) {
-		char ch = s[i];
+	for (char *c = end; c-- > p + 1;) {
+		char ch = *c;
 		int v;
 
 		if (ch == ',')
@@ -944,6 +955,7 @@ static void parse_mask(const char *s, size_t len, cpu_set_t *set)
 				CPU_SET(bit + b, set);
 		bit += 4;
 	}
+	return end;
 }
 
 /*
@@ -976,16 +988,10 @@ static int domain_above_llc(int cpu, cpu_set_t *span)
 		return -1;
 	llc_mask(map.llc_of[cpu], &llc);
 	while (found < 0 && fgets(line, sizeof(line), f)) {
-		char *p, *end;
 		cpu_set_t m, both;
 
-		if (sscanf(line, "cpu%d", &cur) == 1 || cur != cpu || strncmp(line, "domain", 6))
+		if (sscanf(line, "cpu%d", &cur) == 1 || cur != cpu || !domain_span(line, &m))
 			continue;
-		p = strchr(line, ' ');
-		end = p ? strchr(p + 1, ' ') : NULL;
-		if (!end)
-			continue;
-		parse_mask(p + 1, end - p - 1, &m);
 		CPU_AND(&both, &m, &llc);
 		if (CPU_EQUAL(&both, &llc) && CPU_COUNT(&m) > CPU_COUNT(&llc)) {
 			found = atoi(line + 6);
@@ -1015,15 +1021,10 @@ static int lb_stat_read(const cpu_set_t *span, struct lb_stat *st)
 		if (sscanf(line, "version %d", &st->version) == 1 ||
 		    sscanf(line, "cpu%d", &cpu) == 1)
 			continue;
-		if (strncmp(line, "domain", 6) || cpu < 0 || cpu >= CAS_MAX_CPUS ||
-		    !CPU_ISSET(cpu, span))
+		if (cpu < 0 || cpu >= CAS_MAX_CPUS || !CPU_ISSET(cpu, span))
 			continue;
-		p = strchr(line, ' ');
-		end = p ? strchr(p + 1, ' ') : NULL;
-		if (!end)
-			continue;
-		parse_mask(p + 1, end - p - 1, &m);
-		if (!CPU_EQUAL(&m, span))
+		end = domain_span(line, &m);
+		if (!end || !CPU_EQUAL(&m, span))
 			continue;
 		for (nv = 0, p = end; nv < 36; nv++, p = end) {
 			v[nv] = strtoull(p, &end, 10);
