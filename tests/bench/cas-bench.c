@@ -14,8 +14,8 @@
  *   latency      message threads wake worker threads (like schbench) and
  *                the workers' wakeup latency is reported as percentiles
  *   hackbench-1  Debian's hackbench (rt-tests), threads over pipes, one
- *   hackbench-N  group and one group per LLC; CAS_HACKBENCH names the
- *                program (default /extra/hackbench)
+ *   hackbench-N  group and one group per LLC, passing the same messages;
+ *                CAS_HACKBENCH names the program (default /extra/hackbench)
  *
  * Output: one line per figure, "metric WORKLOAD NAME VALUE"; with "occ",
  * also "occ WORKLOAD MS N0 N1 ..." every SAMPLE_MS: how many of the
@@ -504,9 +504,13 @@ static int latency(double secs)
  * group): its own time, cross-LLC moves of every task while it ran (a
  * wakeup's between the task's sched_waking and sched_wakeup, as above), and
  * on v2 the scans of its mm (one process of 40 or 40 x N threads: per-mm
- * scanning keeps that rate the same).
+ * scanning keeps that rate the same). Both pass the same messages: 100
+ * loops (CAS_HACKBENCH_LOOPS) for each of the @all groups of hackbench-N,
+ * so a run of @groups takes 100 * @all / @groups loops. Runs of about the
+ * same length compare scan rates: scans back off from one an epoch to one
+ * in 8 over a process's first 15 epochs, which weigh more in a short run.
  */
-static int hackbench(int groups)
+static int hackbench(int groups, int all)
 {
 	const char *prog = getenv("CAS_HACKBENCH") ? : "/extra/hackbench";
 	char g[16], l[16], line[256];
@@ -521,7 +525,8 @@ static int hackbench(int groups)
 	FILE *f;
 
 	snprintf(g, sizeof(g), "%d", groups);
-	snprintf(l, sizeof(l), "%s", getenv("CAS_HACKBENCH_LOOPS") ? : "100");
+	snprintf(l, sizeof(l), "%ld",
+		 atol(getenv("CAS_HACKBENCH_LOOPS") ? : "100") * all / groups);
 	trace_reset();
 	memset(waking, 0, sizeof(waking));
 	trace_event_enable("sched_waking", 1);
@@ -676,10 +681,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(wl, "latency"))
 		return latency(secs);
+	n = map.nllc > 1 ? map.nllc : 2;
 	if (!strcmp(wl, "hackbench-1"))
-		return hackbench(1);
+		return hackbench(1, n);
 	if (!strcmp(wl, "hackbench-N"))
-		return hackbench(map.nllc > 1 ? map.nllc : 2);
+		return hackbench(n, n);
 	fprintf(stderr, "cas-bench: unknown workload '%s'\n", wl);
 	return 2;
 }
