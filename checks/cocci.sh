@@ -117,7 +117,6 @@ ours)
 	# report counts when its line comes from the series (blame at that patch).
 	rules=$(ls "$top"/cocci/*.cocci)
 	out=$(mktemp -d)
-	all=$files
 	: >"$out/found"
 	while IFS=$'\t' read -r commit patch; do
 		files=$(touched_files "$tree" "$commit" | grep -E '\.[ch]$' || true)

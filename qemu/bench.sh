@@ -20,7 +20,6 @@ out=$b/bench
 SECS=${SECS:-10}
 SETTLE=${SETTLE:-10}
 KERNELS="none v1 v2"
-WORKLOADS="fit ring saturate pair latency hackbench-1 hackbench-N"
 # The metric names results.tsv may carry (the issue's list)
 METRICS="top_llc_share_pct llc_migrations_per_s lb_llc_migrations_per_s
 wakeup_llc_migrations_per_s pref_llc_changes_per_s scans_per_mm_per_s oncpu_pct

@@ -29,7 +29,6 @@ if [ "$(cat "$out/.fragment-stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.c
 	kmake tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null
 	kmake olddefconfig >/dev/null
-	bad=0
 	for f in "$@"; do
 		grep -E '^(# )?CONFIG_[A-Z0-9_]+( is not set|=.*)$' "$f" | while read -r line; do
 			case $line in
