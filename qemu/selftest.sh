@@ -22,15 +22,22 @@ echo "1..$plan"
 # reason than the one it plants does not count.
 expect() {
 	local want=$1 name=$2 dir=$3 qrc=${4:-0} why=${5:-} got=PASS
-	n=$((n + 1))
 	"$top/qemu/verdict.sh" "$dir" "$qrc" >"$dir/verdict.out" 2>&1 || got=FAIL
+	judge "$want" "$got" "$name" "$dir/verdict.out" "$why"
+}
+
+# judge WANT GOT NAME OUTPUT [WHY]: one KTAP line; a wrong verdict, or a
+# FAIL whose OUTPUT lacks WHY, shows OUTPUT and counts as a failure
+judge() {
+	local want=$1 got=$2 name=$3 out=$4 why=${5:-}
+	n=$((n + 1))
 	if [ "$got" != "$want" ]; then
-		sed 's/^/    # /' "$dir/verdict.out"
-		echo "not ok $n $name # verdict said $got, expected $want"
+		sed 's/^/    # /' "$out"
+		echo "not ok $n $name # said $got, expected $want"
 		failed=$((failed + 1))
-	elif [ -n "$why" ] && ! grep -qF -- "$why" "$dir/verdict.out"; then
-		sed 's/^/    # /' "$dir/verdict.out"
-		echo "not ok $n $name # failed, but not with: $why"
+	elif [ -n "$why" ] && ! grep -qF -- "$why" "$out"; then
+		sed 's/^/    # /' "$out"
+		echo "not ok $n $name # $got, but not with: $why"
 		failed=$((failed + 1))
 	else
 		echo "ok $n $name"
@@ -83,16 +90,9 @@ expect FAIL fixture-no-results "$d" 0 "no results at all"
 # make rfc quotes only a bench of the series' own code whose checks passed
 # (qemu/bench-accept.sh): a stale identity, a failed check, no v2 identity
 accept() {	# PASS|FAIL NAME WHY IDENTITY: on BDIR
-	local want=$1 name=$2 why=$3 got=PASS
-	n=$((n + 1))
+	local got=PASS
 	"$top/qemu/bench-accept.sh" "$bdir" "$4" >"$bdir.out" 2>&1 || got=FAIL
-	if [ "$got" = "$want" ] && grep -qF -- "$why" "$bdir.out"; then
-		echo "ok $n $name"
-	else
-		sed 's/^/    # /' "$bdir.out"
-		echo "not ok $n $name # said $got, expected $want with: $why"
-		failed=$((failed + 1))
-	fi
+	judge "$1" "$got" "$2" "$bdir.out" "$3"
 }
 bdir=$work/bench; mkdir -p "$bdir"
 printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n' >"$bdir/run.env"
