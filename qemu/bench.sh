@@ -93,19 +93,25 @@ for s in $KERNELS; do
 	done
 done
 
-# median, min and max over the runs, for the metrics in METRICS only
+# median, min and max over the runs, for the metrics in METRICS only; a
+# figure that any run reported invalid (the trace overflowed) is invalid
 printf 'kernel\tworkload\tmetric\tmedian\tmin\tmax\n' >"$out/results.tsv"
 sort -t"$(printf '\t')" -k1,1 -k2,2 -k3,3 -k4,4g "$out/raw.tsv" |
 	awk -F'\t' -v list="$METRICS" '
 	BEGIN { n = split(list, l, /[ \n]+/); for (i = 1; i <= n; i++) ok[l[i]] = 1 }
 	function flush() {
-		if (cnt == 0) return
-		med = cnt % 2 ? v[(cnt + 1) / 2] : (v[cnt / 2] + v[cnt / 2 + 1]) / 2
-		printf "%s\t%.2f\t%.2f\t%.2f\n", key, med, v[1], v[cnt]
-		cnt = 0
+		if (bad)
+			printf "%s\tinvalid\tinvalid\tinvalid\n", key
+		else if (cnt) {
+			med = cnt % 2 ? v[(cnt + 1) / 2] : (v[cnt / 2] + v[cnt / 2 + 1]) / 2
+			printf "%s\t%.2f\t%.2f\t%.2f\n", key, med, v[1], v[cnt]
+		}
+		cnt = bad = 0
 	}
 	!($3 in ok) { next }
-	{ k = $1 "\t" $2 "\t" $3; if (k != key) { flush(); key = k } v[++cnt] = $4 }
+	{ k = $1 "\t" $2 "\t" $3; if (k != key) { flush(); key = k } }
+	$4 == "invalid" { bad = 1; next }
+	{ v[++cnt] = $4 }
 	END { flush() }' >"$out/results.tsv.body"
 # kernels in the order none, v1, v2
 for s in $KERNELS; do

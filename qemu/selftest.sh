@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 5 + 6 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 5 + 5 + 6 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -109,6 +109,31 @@ accept FAIL bench-unrecorded-checks "no checks.tap" 0123456789ab
 # patch files, changelogs included
 printf 'COMMIT=c233dfc+local-changes\nSERIES_v1=b03fa4b7c5b4\nSERIES_v2=8818ae6c21c4\n' >"$bdir/run.env"
 accept FAIL bench-old-format "names no v2 identity" 8818ae6c21c4
+
+# make bench's checks (qemu/bench-checks.sh) on a captured results.tsv:
+# it passes; v2's rows replaced by the unpatched kernel's fail the feature
+# checks; a figure invalid (trace overflow) or missing fails its check; a
+# feature check the unpatched kernel passes as well fails its control.
+bcheck() {	# PASS|FAIL NAME WHY RESULTS [CHECKS]
+	local got=PASS
+	"$top/qemu/bench-checks.sh" "$4" ${5:+"$5"} >"$4.out" 2>&1 || got=FAIL
+	judge "$1" "$got" "$2" "$4.out" "$3"
+}
+bres=$work/bench-results.tsv
+cp "$fx/bench-results.tsv" "$bres"
+bcheck PASS bench-checks-captured "" "$bres"
+awk -F'\t' -v OFS='\t' '$1 == "none" { print; $1 = "v2"; print; next } $1 == "v1" || NR == 1' \
+	"$fx/bench-results.tsv" >"$work/relabelled.tsv"
+bcheck FAIL bench-checks-relabelled "not ok 1 feature fit: v2 median top_llc_share_pct 33.33" "$work/relabelled.tsv"
+awk -F'\t' -v OFS='\t' '$1 == "v2" && $2 == "fit" && $3 == "llc_migrations_per_s" { $4 = $5 = $6 = "invalid" } 1' \
+	"$fx/bench-results.tsv" >"$work/invalid.tsv"
+bcheck FAIL bench-checks-trace-overflow "v2 fit llc_migrations_per_s: invalid" "$work/invalid.tsv"
+awk -F'\t' '!($1 == "v2" && $2 == "pair" && $3 == "distinct_pref_llcs")' \
+	"$fx/bench-results.tsv" >"$work/missing.tsv"
+bcheck FAIL bench-checks-missing "v2 pair distinct_pref_llcs: missing" "$work/missing.tsv"
+{ grep -v '^feature' "$top/tests/bench/checks.tsv"
+  printf 'feature\tring\ttop_llc_share_pct\tmedian\tge\tabs\t90\t0\tplanted\n'; } >"$work/checks.tsv"
+bcheck FAIL bench-checks-control "not ok 12 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
 
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {

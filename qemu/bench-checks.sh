@@ -1,0 +1,87 @@
+#!/bin/bash
+# Judge make bench's results against tests/bench/checks.tsv (TAP on
+# stdout; exit 1 when a check fails).
+#
+#   qemu/bench-checks.sh RESULTS_TSV [CHECKS_TSV]
+#
+# Every check is judged on v2's figures. Then the control: every feature
+# check is judged again on the unpatched kernel's figures, where it must
+# fail (with the figures present), or it shows nothing v2 adds. A figure
+# that is missing or invalid (the trace overflowed in a run) fails the
+# check that reads it.
+set -eu
+
+res=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+checks=${2:-$top/tests/bench/checks.tsv}
+die() { printf 'bench-checks: error: %s\n' "$*" >&2; exit 2; }
+[ -s "$res" ] || die "no results file $res"
+[ -s "$checks" ] || die "no checks file $checks"
+
+awk -F'\t' '
+function fig(k, w, m, stat, op,    key) {
+	key = k SUBSEP w SUBSEP m
+	if (!(key in med)) return "missing"
+	if (med[key] == "invalid") return "invalid"
+	if (stat == "median") return med[key]
+	# the worst run: the largest where smaller is better, and so on
+	return op == "le" ? max[key] : min[key]
+}
+function isnum(x) { return x ~ /^-?[0-9.]+$/ }
+# judge one check on the figures of kernel k: sets why, returns 1 if it holds
+function judge(k,    a, b, rk, rw, bound) {
+	a = fig(k, W, M, STAT, OP)
+	if (!isnum(a)) { why = k " " W " " M ": " a; return 0 }
+	if (REF == "abs")
+		b = 1
+	else {
+		rk = REF; rw = W
+		if (index(REF, ":")) { rk = substr(REF, 1, index(REF, ":") - 1); rw = substr(REF, index(REF, ":") + 1) }
+		b = fig(rk, rw, M, STAT, OP)
+		if (!isnum(b)) { why = rk " " rw " " M ": " b; return 0 }
+	}
+	bound = OP == "le" ? FAC * b + SLACK : FAC * b - SLACK
+	why = sprintf("%s %s %s %s %s %.2f%s", k, STAT, M, a, OP == "le" ? "<=" : ">=", bound,
+		      REF == "abs" ? "" : sprintf(" (%s x %s %s%s)", FAC, REF, b, SLACK ? sprintf(" %s %s", OP == "le" ? "+" : "-", SLACK) : ""))
+	return OP == "le" ? a + 0 <= bound + 0 : a + 0 >= bound + 0
+}
+FNR == NR {
+	if (FNR == 1 && $1 == "kernel") next
+	key = $1 SUBSEP $2 SUBSEP $3
+	med[key] = $4; min[key] = $5; max[key] = $6
+	next
+}
+/^#/ || NF == 0 { next }
+NF != 9 { printf "bench-checks: error: %s:%d: %d fields, 9 wanted\n", FILENAME, FNR, NF > "/dev/stderr"; bad = 1; exit 2 }
+{
+	if ($1 !~ /^(feature|noregress|v2)$/ || $4 !~ /^(median|worst)$/ || $5 !~ /^(ge|le)$/) {
+		printf "bench-checks: error: %s:%d: bad kind, stat or op\n", FILENAME, FNR > "/dev/stderr"; bad = 1; exit 2
+	}
+	n++
+	kind[n] = $1; w[n] = $2; m[n] = $3; st[n] = $4; op[n] = $5; ref[n] = $6
+	fac[n] = $7; sl[n] = $8; desc[n] = $9
+	nfeat += $1 == "feature"
+}
+END {
+	if (bad) exit 2
+	if (!n) { print "bench-checks: error: no checks" > "/dev/stderr"; exit 2 }
+	print "TAP version 13"
+	printf "1..%d\n", n + nfeat
+	t = 0; rc = 0
+	for (i = 1; i <= n; i++) {
+		W = w[i]; M = m[i]; STAT = st[i]; OP = op[i]; REF = ref[i]; FAC = fac[i]; SLACK = sl[i]
+		ok = judge("v2")
+		printf "%s %d %s %s: %s # %s\n", ok ? "ok" : "not ok", ++t, kind[i], W, why, desc[i]
+		if (!ok) rc = 1
+	}
+	for (i = 1; i <= n; i++) {
+		if (kind[i] != "feature") continue
+		W = w[i]; M = m[i]; STAT = st[i]; OP = op[i]; REF = ref[i]; FAC = fac[i]; SLACK = sl[i]
+		held = judge("none")
+		# it must fail on figures the unpatched kernel has, not for want of them
+		ok = !held && fig("none", W, M, STAT, OP) ~ /^-?[0-9.]+$/
+		printf "%s %d control %s: the unpatched kernel fails it: not (%s)\n", ok ? "ok" : "not ok", ++t, W, why
+		if (!ok) rc = 1
+	}
+	exit rc
+}' "$res" "$checks"
