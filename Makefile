@@ -70,7 +70,7 @@ help:
 	@echo '  check-selftest check-checkpatch check-sparse check-cocci check-build'
 	@echo '  check-link  one gate at a time'
 	@echo '  lb-compare  boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)) with the same'
-	@echo '              workloads: v2 bounces at most 20% of v1, saturates within 5% of none'
+	@echo '              workloads once (fit, saturate), judged by make bench'\''s checks of them'
 	@echo '  bench       boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)), run the workloads'
 	@echo '              (fit ring saturate pair latency hackbench-1 hackbench-N) $$(RUNS) times:'
 	@echo '              $$(BUILD)/bench/results.tsv, table.txt, occupancy.png, v2 checks'

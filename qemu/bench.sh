@@ -40,6 +40,11 @@ done
 hb=$(command -v hackbench) || die "hackbench not found: install package rt-tests (run 'make deps')"
 command -v gnuplot >/dev/null || die "gnuplot not found: install package gnuplot-nox (run 'make deps')"
 
+# the checkout as it is now, when the bench's programs were just built
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$top" status --porcelain -- series-v1 series-v2 tests qemu 2>/dev/null)" ] ||
+	commit="$commit+local-changes"
+
 rm -rf "$out"
 mkdir -p "$out/extra/lib" "$out/empty"
 cp "$b/bench-guest/cas-bench" "$out/extra/"
@@ -124,11 +129,9 @@ for s in $KERNELS; do
 done
 
 # What these figures are of: the project commit (and whether the checkout
-# had local changes), and each kernel as its guest named it: the release
-# carries the identity of the code it was built from (qemu/identity.sh)
-commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "$(git -C "$top" status --porcelain -- series-v1 series-v2 tests qemu 2>/dev/null)" ] ||
-	commit="$commit+local-changes"
+# had local changes, as it was when the bench started), and each kernel as
+# its guest named it: the release carries the identity of the code it was
+# built from (qemu/identity.sh)
 {
 	printf 'TOPOLOGY=%s\nRUNS=%s\nSECS=%s\n' "$topo" "$runs" "$SECS"
 	printf 'COMMIT=%s\n' "$commit"

@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 5 + 5 + 6 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 8 + 5 + 5 + 6 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -86,6 +86,35 @@ d=$(fixture unnamed-kernel); rm "$d/kernel.release"
 expect FAIL fixture-unnamed-kernel "$d" 0 "which kernel was booted is not known"
 d=$(fixture empty); : >"$d/results.log"
 expect FAIL fixture-no-results "$d" 0 "no results at all"
+
+# Expectations (tests/expect.tsv, judged by qemu/expect.py on the kernel's
+# KTAP parser's tree): real captured logs of the unpatched kernel and of v2
+# pass; relabelled, each kernel's log breaks the other's expectations.
+real() {	# NAME LOG: a fixture dir holding a captured boot's results
+	local d=$work/$1
+	mkdir -p "$d"
+	cp "$fx/clean-console.log" "$d/console.log"
+	cp "$fx/$2" "$d/results.log"
+	sed -n 's/^# cas: \([^ ]*\) .*/\1/p' "$d/results.log" | head -1 >"$d/kernel.release"
+	echo "$d"
+}
+expect PASS real-none-2x2x4 "$(real real-none none-2x2x4-results.log)"
+expect PASS real-v2-2x2x4 "$(real real-v2 v2-2x2x4-results.log)"
+d=$(real v2-as-none v2-2x2x4-results.log); sed -i '2s/series=v2/series=none/' "$d/results.log"
+expect FAIL expect-ran-must-skip "$d" 0 "balance ran, but must skip here (line"
+d=$(real none-as-v2 none-2x2x4-results.log); sed -i '2s/series=none/series=v2/' "$d/results.log"
+expect FAIL expect-program-skip "$d" 0 "balance skipped (not a v2 kernel), but must run here"
+d=$(fixture subtest-skip); sed -i 's/^    ok 2 global.llcs$/    ok 2 global.llcs # SKIP planted/' "$d/results.log"
+expect FAIL expect-subtest-skip "$d" 0 "topology: global.llcs skipped (planted), but must run here"
+d=$(fixture subtest-not-ok); sed -i 's/^    ok 2 global.llcs$/    not ok 2 global.llcs/' "$d/results.log"
+expect FAIL expect-subtest-not-ok "$d" 0 "topology: global.llcs failed"
+d=$(fixture subtest-missing)
+awk '/global\.llcs$/ { next } /^    1\.\.5$/ { $0 = "    1..4" }
+     /^    ok [345] / { sub(/ok [345]/, "ok " $2 - 1) } 1' "$fx/good-results.log" >"$d/results.log"
+expect FAIL expect-subtest-missing "$d" 0 "topology: global.llcs missing"
+d=$(fixture unexpected-program)
+sed -i -e 's/^1\.\.2$/1..3/' -e 's/^# cas: done$/ok 3 mystery\n# cas: done/' "$d/results.log"
+expect FAIL expect-no-line "$d" 0 "mystery: no line of expect.tsv says what to expect"
 
 # make rfc quotes only a bench of the series' own code whose checks passed
 # (qemu/bench-accept.sh): a stale identity, a failed check, no v2 identity

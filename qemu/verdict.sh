@@ -8,8 +8,10 @@
 # the kernel LOGDIR/kernel.release names (qemu/run.sh writes it), no
 # result is "not ok", QEMU exited 0 (124 is the time limit; any other
 # status, 137 from timeout -k included, is a QEMU or host failure even
-# after a complete run), and LOGDIR/console.log shows no kernel splat
-# (patterns in qemu/splats.txt).
+# after a complete run), every program and subtest did what
+# tests/expect.tsv says it must on this boot (qemu/expect.py, on the
+# kernel's KTAP parser's tree), and LOGDIR/console.log shows no kernel
+# splat (patterns in qemu/splats.txt).
 set -eu
 
 dir=$1 qrc=${2:-0}
@@ -70,6 +72,15 @@ else
 		bad "$kunit not found (run 'make tree'): cannot parse the results"
 	elif ! python3 "$kunit" parse "$(cd "$dir" && pwd)/results.ktap" >"$dir/kunit-parse.log" 2>&1; then
 		bad "kunit.py parse: $(tail -1 "$dir/kunit-parse.log" | sed 's/^\[[0-9:]*\] //')"
+	fi
+	# What each program and subtest must do on this boot (series, config
+	# and topology from the guest's header), judged on the parser's tree:
+	# an unexpected skip, a nested "not ok" or a missing subtest fails
+	expect=${EXPECT_TSV:-$top/tests/expect.tsv}
+	if [ -f "$kunit" ] && ! python3 "$top/qemu/expect.py" "$(dirname "$kunit")" "$expect" \
+		"$dir/results.ktap" >"$dir/expect.log" 2>&1; then
+		bad "not what $(basename "$expect") expects of this boot:"
+		grep -v 'problem(s)$' "$dir/expect.log" | head -20 | sed 's/^expect: /    /'
 	fi
 fi
 

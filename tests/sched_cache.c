@@ -4,8 +4,9 @@
  * tracepoints (sched_cache_scan, sched_cache_pref_llc, sched_cache_steer),
  * which name the process, so other processes cannot disturb the counts.
  *
- * Kernels without those tracepoints (unpatched, v1) skip every test but
- * v1_scan_cost, which measures v1's scan rate for comparison.
+ * Kernels other than v2 (unpatched, v1; lib/trace.h's kernel_is_v2()) skip
+ * every test but v1_scan_cost, which measures v1's scan rate for
+ * comparison; a v2 kernel without the tracepoints fails them.
  */
 #include <sched.h>
 #include "kselftest_harness.h"
@@ -18,8 +19,9 @@ static struct llc_map map;
 
 static int v2_ready(struct __test_metadata *_metadata)
 {
-	if (!trace_event_exists("sched_cache_scan"))
+	if (!kernel_is_v2())
 		return 0;
+	ASSERT_TRUE(v2_traced()) TH_LOG(V2_UNTRACED);
 	if (llc_map_read(&map))
 		return 0;
 	write_str(TRACEFS "/buffer_size_kb", "4096");
@@ -262,8 +264,8 @@ TEST(scan_cost_bounded_per_mm)
  */
 static int v1_ready(void)
 {
-	return trace_event_exists("sched_select_task_rq") &&
-	       !trace_event_exists("sched_cache_scan") && !llc_map_read(&map);
+	return trace_event_exists("sched_select_task_rq") && !kernel_is_v2() &&
+	       !llc_map_read(&map);
 }
 
 static double v1_scan_rate(int n, double secs, long *scans)
@@ -569,10 +571,12 @@ TEST(inert_without_multi_llc_nodes)
 	struct crew c;
 	long n;
 
-	if (!trace_event_exists("sched_cache_scan") || llc_map_read(&map))
+	if (!kernel_is_v2() || llc_map_read(&map))
 		SKIP(return, "needs v2");
 	if (multi_llc())
 		SKIP(return, "a node has several LLCs here: not the inert case");
+	/* without them the count below would be 0 whatever v2 did */
+	ASSERT_TRUE(v2_traced()) TH_LOG(V2_UNTRACED);
 	trace_reset();
 	events(1);
 	trace_on(1);

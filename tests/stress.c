@@ -82,9 +82,10 @@ static unsigned long long deadline_of(int which)
 	return now_ns() + (full_form() ? s : s / 4) * 1000000000ULL;
 }
 
+/* v2's knobs (patch 10's debugfs directory): what these tests need of v2 */
 static int v2(void)
 {
-	return trace_event_exists("sched_cache_scan");
+	return access(SCHED_DEBUGFS "/cache/epoch_ms", F_OK) == 0;
 }
 
 FIXTURE(stress) {
@@ -102,8 +103,9 @@ FIXTURE_SETUP(stress)
 	ASSERT_LT(0, n);
 	self->self[n] = '\0';
 	numa_balancing_off();
-	self->scan_trace = v2() && multi_llc_node(&map);
+	self->scan_trace = kernel_is_v2() && multi_llc_node(&map);
 	if (self->scan_trace) {
+		ASSERT_TRUE(v2_traced()) TH_LOG(V2_UNTRACED);
 		write_str(TRACEFS "/buffer_size_kb", "4096");
 		trace_reset();
 		trace_event_enable("sched_cache_scan", 1);

@@ -49,6 +49,12 @@ struct crew {
 	int n;
 };
 
+/*
+ * What a duty worker's busy time does (ns of it): spin, unless the crew's
+ * setup (in the child) sets another, e.g. one that touches memory.
+ */
+static void (*duty_busy)(unsigned long long ns) = spin_ns;
+
 /* A worker (lib/workload.h's record keeping) on-CPU FIT_DUTY of the time */
 static void *duty_worker(void *arg)
 {
@@ -62,7 +68,7 @@ static void *duty_worker(void *arg)
 		/* like duty_step(), with longer sleeps: each TCG wakeup costs */
 		if (burst < FIT_BURST_NS &&
 		    thread_cpu_ns() - cpu0 < FIT_DUTY * (now_ns() - wall0)) {
-			spin_ns(500000ULL);
+			duty_busy(500000ULL);
 			burst += 500000ULL;
 		} else {
 			sleep_ns(FIT_SLEEP_NS);
