@@ -17,8 +17,10 @@
 # Logs: BUILD/logs/each-SERIES/NN-<patch>/TOPOLOGY.
 set -eu
 
-build=$1 series=$2 topo=$3 first=${4:-1}
+series=$2 topo=$3 first=${4:-1}
 top=$(cd "$(dirname "$0")/.." && pwd)
+# absolute: git -C runs the worktree commands from the base tree
+build=$(cd "$1" && pwd)
 . "$top/qemu/base.env"
 me=boot-each
 die() { printf '%s: error: %s\n' "$me" "$*" >&2; exit 1; }
