@@ -19,26 +19,30 @@ die() { printf 'bench-checks: error: %s\n' "$*" >&2; exit 2; }
 [ -s "$checks" ] || die "no checks file $checks"
 
 awk -F'\t' '
-function fig(k, w, m, stat, op,    key) {
-	key = k SUBSEP w SUBSEP m
+function fig(kern, wl, met, stat, op,    key) {
+	key = kern SUBSEP wl SUBSEP met
 	if (!(key in med)) return "missing"
 	if (med[key] == "invalid") return "invalid"
 	if (stat == "median") return med[key]
 	# the worst run: the largest where smaller is better, and so on
 	return op == "le" ? max[key] : min[key]
 }
-function isnum(x) { return x ~ /^-?[0-9.]+$/ }
+function isnum(x) { return x ~ /^-?[0-9]+(\.[0-9]*)?$/ || x ~ /^-?\.[0-9]+$/ }
+# the reference figure of the current check (REF is KERNEL or KERNEL:WORKLOAD)
+function refig(    rk, rw) {
+	rk = REF; rw = W
+	if (index(REF, ":")) { rk = substr(REF, 1, index(REF, ":") - 1); rw = substr(REF, index(REF, ":") + 1) }
+	return fig(rk, rw, M, STAT, OP)
+}
 # judge one check on the figures of kernel k: sets why, returns 1 if it holds
-function judge(k,    a, b, rk, rw, bound) {
+function judge(k,    a, b, bound) {
 	a = fig(k, W, M, STAT, OP)
 	if (!isnum(a)) { why = k " " W " " M ": " a; return 0 }
 	if (REF == "abs")
 		b = 1
 	else {
-		rk = REF; rw = W
-		if (index(REF, ":")) { rk = substr(REF, 1, index(REF, ":") - 1); rw = substr(REF, index(REF, ":") + 1) }
-		b = fig(rk, rw, M, STAT, OP)
-		if (!isnum(b)) { why = rk " " rw " " M ": " b; return 0 }
+		b = refig()
+		if (!isnum(b)) { why = REF " " W " " M ": " b; return 0 }
 	}
 	bound = OP == "le" ? FAC * b + SLACK : FAC * b - SLACK
 	why = sprintf("%s %s %s %s %s %.2f%s", k, STAT, M, a, OP == "le" ? "<=" : ">=", bound,
@@ -56,6 +60,9 @@ NF != 9 { printf "bench-checks: error: %s:%d: %d fields, 9 wanted\n", FILENAME, 
 {
 	if ($1 !~ /^(feature|noregress|v2)$/ || $4 !~ /^(median|worst)$/ || $5 !~ /^(ge|le)$/) {
 		printf "bench-checks: error: %s:%d: bad kind, stat or op\n", FILENAME, FNR > "/dev/stderr"; bad = 1; exit 2
+	}
+	if (!isnum($7) || !isnum($8)) {
+		printf "bench-checks: error: %s:%d: factor and slack must be numbers\n", FILENAME, FNR > "/dev/stderr"; bad = 1; exit 2
 	}
 	n++
 	kind[n] = $1; w[n] = $2; m[n] = $3; st[n] = $4; op[n] = $5; ref[n] = $6
@@ -78,8 +85,9 @@ END {
 		if (kind[i] != "feature") continue
 		W = w[i]; M = m[i]; STAT = st[i]; OP = op[i]; REF = ref[i]; FAC = fac[i]; SLACK = sl[i]
 		held = judge("none")
-		# it must fail on figures the unpatched kernel has, not for want of them
-		ok = !held && fig("none", W, M, STAT, OP) ~ /^-?[0-9.]+$/
+		# it must fail on figures the unpatched kernel has (and the
+		# reference kernel, for a relative check), not for want of them
+		ok = !held && isnum(fig("none", W, M, STAT, OP)) && (REF == "abs" || isnum(refig()))
 		printf "%s %d control %s: the unpatched kernel fails it: not (%s)\n", ok ? "ok" : "not ok", ++t, W, why
 		if (!ok) rc = 1
 	}

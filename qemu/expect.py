@@ -58,10 +58,15 @@ def load_expectations(path):
 
 def header(lines):
     for line in lines:
-        if line.startswith('# cas: '):
+        if line.startswith('# cas: ') and ' topology=' in line:
             kv = dict(w.split('=', 1) for w in line[7:].split()[1:] if '=' in w)
-            return kv.get('series', '?'), kv.get('config', '?'), kv.get('topology', '?')
-    die('no "# cas:" header in the results: which boot this was is not known')
+            return kv.get('series', '?'), kv.get('config', '?'), kv['topology'], kv.get('tests')
+    die('no "# cas: RELEASE topology=..." header in the results: '
+        'which boot this was is not known')
+
+
+# The guest's own pseudo-tests, reported only when the boot asks for them
+PSEUDO = {'features', 'extra', 'selection'}
 
 
 def main():
@@ -93,11 +98,17 @@ def main():
 
     problems = []
 
+    unplaced = set()
+
     def judge(test, sub, status, reason):
         where = test if sub == '-' else f'{test}: {sub}'
         if not test or sub.endswith('/') or not sub:
-            problems.append(f'{test or "the run"}: a result the parser could not place '
-                            '(a plan that counts more results than were reported?)')
+            # one line a program: a crash or timeout mid-plan leaves many
+            if test not in unplaced:
+                unplaced.add(test)
+                problems.append(f'{test or "the run"}: results the parser could not place '
+                                '(a plan that counts more results than were reported: '
+                                'a crash or a time limit?)')
             return
         if status in (Status.FAILURE, Status.TEST_CRASHED, Status.FAILURE_TO_PARSE_TESTS):
             problems.append(f'{where} failed')
@@ -108,6 +119,9 @@ def main():
                             f'(series={boot[0]} config={boot[1]} topology={boot[2]})')
             return
         num, exp, why = e
+        if status == Status.NO_TESTS and exp == 'run':
+            problems.append(f'{where} reported no result, but must run here (line {num})')
+            return
         skipped = status == Status.SKIPPED
         if exp == 'run' and skipped:
             problems.append(f'{where} skipped ({reason or "no reason given"}), '
@@ -146,6 +160,10 @@ def main():
             ran[prog.name] = {s for s in names(prog)}
         else:
             judge(prog.name, '-', prog.status, skip_reason(prog))
+            # a program that ran and reported no subtest: those the
+            # expectations name are missing
+            if prog.name and prog.status != Status.SKIPPED:
+                ran[prog.name] = set()
 
     # subtests named in the expectations that must run here, of programs
     # that ran: each must have been reported
@@ -157,6 +175,25 @@ def main():
             problems.append(f'{prog}: {subtest} missing: it must run here (line {e[0]}), '
                             'and its program did not report it')
             ran[prog].add(subtest)
+
+    # every test program (not the guest's pseudo-tests) that must run here
+    # was reported, when the boot selected them all
+    if boot[3] == '*':
+        reported = {t.name for t in top.subtests}
+        for num, (s, c, t, prog, subtest, exp, why) in rules:
+            if subtest != '-' or prog in PSEUDO or prog in reported or \
+               any(ch in prog for ch in '*?['):
+                continue
+            e = expectation(prog, '-')
+            if e and e[1] == 'run':
+                problems.append(f'{prog} missing: it must run here (line {e[0]}), '
+                                'and the guest did not report it')
+                reported.add(prog)
+
+    # what the parser itself found wrong (counts more results than the
+    # plan, a malformed line), beside what the expectations found
+    if top.counts.errors and not unplaced:
+        problems.append(f'the KTAP parser found {top.counts.errors} error(s) in the results')
 
     for p in problems:
         print(f'expect: {p}')

@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 8 + 5 + 5 + 6 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 10 + 5 + 5 + 6 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -104,6 +104,17 @@ d=$(real v2-as-none v2-2x2x4-results.log); sed -i '2s/series=v2/series=none/' "$
 expect FAIL expect-ran-must-skip "$d" 0 "balance ran, but must skip here (line"
 d=$(real none-as-v2 none-2x2x4-results.log); sed -i '2s/series=none/series=v2/' "$d/results.log"
 expect FAIL expect-program-skip "$d" 0 "balance skipped (not a v2 kernel), but must run here"
+# a program that exits 0 with no subtest at all, and one not reported in
+# a boot that selected every test (tests=*)
+d=$(real v2-silent-balance v2-2x2x4-results.log)
+awk '/^    TAP version 13$/ && !done { skip = 1 } skip && /^ok 1 balance$/ { skip = 0; done = 1 } !skip' \
+	"$fx/v2-2x2x4-results.log" >"$d/results.log"
+expect FAIL expect-program-silent "$d" 0 "balance: balance.aggregation missing: it must run here"
+d=$(real v2-no-kunit v2-2x2x4-results.log)
+awk 'NR == 2 && !/ tests=/ { $0 = $0 " tests=*" } /^1\.\.6$/ { $0 = "1..5" }
+     /^# stress: exit/ { stop = 1 } stop && /^ok 5 topology$/ { print; skip = 1; next }
+     skip && /^ok 6 kunit$/ { skip = 0; next } !skip' "$fx/v2-2x2x4-results.log" >"$d/results.log"
+expect FAIL expect-program-missing "$d" 0 "kunit missing: it must run here"
 d=$(fixture subtest-skip); sed -i 's/^    ok 2 global.llcs$/    ok 2 global.llcs # SKIP planted/' "$d/results.log"
 expect FAIL expect-subtest-skip "$d" 0 "topology: global.llcs skipped (planted), but must run here"
 d=$(fixture subtest-not-ok); sed -i 's/^    ok 2 global.llcs$/    not ok 2 global.llcs/' "$d/results.log"

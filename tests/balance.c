@@ -1270,17 +1270,40 @@ static double numa_gather(struct crew *c, int nid, double wait, struct placement
 	return -1;
 }
 
+/*
+ * One phase: the crew, whose memory is on node @nid, must gather in an LLC
+ * of it within @wait seconds and stay in that LLC for the next window
+ */
+static void numa_phase(struct __test_metadata *_metadata, struct crew *c, int nid,
+		       int from, double wait, const char *what)
+{
+	struct placement pl = { .top_llc = -1 }, stay;
+	struct tally t;
+	double took;
+
+	took = numa_gather(c, nid, wait, &pl);
+	numa_window(c, &stay);
+	tally(&t, c->pid, 0, -1);
+	ksft_print_msg("numa: %s node %d (%ld pages there, %ld on node %d): gathered in LLC %d "
+		       "(node %d) after %.1f s, %.1f%%, then %.1f%% in LLC %d; "
+		       "NUMA preferred node %d, v2 prefers LLC %d\n",
+		       what, nid, numa_pages_on(c->pid, nid), numa_pages_on(c->pid, from), from,
+		       pl.top_llc, pl.top_llc >= 0 ? node_of_cpu(map.first_cpu[pl.top_llc]) : -1,
+		       took, pl.share_pct, stay.share_pct, stay.top_llc, numa_preferred(c),
+		       t.last_pref);
+	EXPECT_GE(took, 0);
+	EXPECT_GE(stay.share_pct, AGG_ON_MIN);
+	EXPECT_EQ(pl.top_llc, stay.top_llc);
+}
+
 TEST_F_TIMEOUT(balance, numa_follows_preferred_node, 360)
 {
 	static const char * const knobs[] = { "scan_delay_ms", "scan_period_min_ms",
 					      "scan_period_max_ms" };
 	static const char * const fast[] = { "0", "100", "1000" };
 	long saved[3], onb = read_long("/proc/sys/kernel/numa_balancing", -1);
-	struct placement pl, stay;
 	int other = -1, nid;
-	double took;
 	struct crew c;
-	struct tally t;
 	cpu_set_t s;
 
 	if (onb < 0)
@@ -1319,40 +1342,14 @@ TEST_F_TIMEOUT(balance, numa_follows_preferred_node, 360)
 	all_cpus(&map, &s);
 	EXPECT_EQ(0, crew_pin(&c, &s));
 
-	took = numa_gather(&c, numa_home, NUMA_WAIT_S, &pl);
-	numa_window(&c, &stay);
-	tally(&t, c.pid, 0, -1);
-	ksft_print_msg("numa: memory on node %d (%ld pages, %ld on node %d): gathered in LLC %d "
-		       "(node %d) after %.1f s, %.1f%%, then %.1f%% in LLC %d; "
-		       "NUMA preferred node %d, v2 prefers LLC %d\n",
-		       numa_home, numa_pages_on(c.pid, numa_home), numa_pages_on(c.pid, other),
-		       other, pl.top_llc, pl.top_llc >= 0 ? node_of_cpu(map.first_cpu[pl.top_llc]) : -1,
-		       took, pl.share_pct, stay.share_pct, stay.top_llc, numa_preferred(&c),
-		       t.last_pref);
-	EXPECT_GE(took, 0);
-	EXPECT_GE(stay.share_pct, AGG_ON_MIN);
-	EXPECT_EQ(pl.top_llc, stay.top_llc);
+	numa_phase(_metadata, &c, numa_home, other, NUMA_WAIT_S, "memory on");
 
 	/* the memory moves to node B: the threads follow it */
 	atomic_store(&numa_ctl->move_to, other);
 	for (int i = 0; i < 1000 && !atomic_load(&numa_ctl->moved); i++)
 		sleep_ns(10000000ULL);
 	EXPECT_EQ(1, atomic_load(&numa_ctl->moved)) TH_LOG("mbind(MPOL_MF_MOVE) to node %d", other);
-	took = numa_gather(&c, other, NUMA_MOVE_WAIT_S, &pl);
-	numa_window(&c, &stay);
-	tally(&t, c.pid, 0, -1);
-	ksft_print_msg("numa: memory moved to node %d (%ld pages there, %ld left on %d): "
-		       "gathered in LLC %d (node %d) after %.1f s, %.1f%%, then %.1f%% in LLC %d; "
-		       "NUMA preferred node %d, v2 prefers LLC %d\n",
-		       other, numa_pages_on(c.pid, other), numa_pages_on(c.pid, numa_home), numa_home,
-		       pl.top_llc, pl.top_llc >= 0 ? node_of_cpu(map.first_cpu[pl.top_llc]) : -1,
-		       took, pl.share_pct, stay.share_pct, stay.top_llc, numa_preferred(&c),
-		       t.last_pref);
-	EXPECT_GE(took, 0);
-	EXPECT_GE(stay.share_pct, AGG_ON_MIN);
-	EXPECT_EQ(pl.top_llc, stay.top_llc);
-	if (stay.top_llc >= 0)
-		EXPECT_EQ(other, node_of_cpu(map.first_cpu[stay.top_llc]));
+	numa_phase(_metadata, &c, other, numa_home, NUMA_MOVE_WAIT_S, "memory moved to");
 
 	trace_on(0);
 	crew_stop(&c);
