@@ -139,15 +139,19 @@ def main():
     def skip_reason(t):
         return reasons.get(t.name, '')
 
-    def walk(prog, t, path):
+    # judge a program's leaf results; returns their paths (SUITE/CASE)
+    def walk(prog, t, path=''):
+        seen = set()
         for s in t.subtests:
             p = f'{path}/{s.name}' if path else s.name
             if s.subtests:
-                walk(prog, s, p)
+                seen |= walk(prog, s, p)
             elif not s.name:
                 judge(prog, '', s.status, '')
             else:
                 judge(prog, p, s.status, skip_reason(s))
+                seen.add(p)
+        return seen
 
     ran = {}
     for prog in top.subtests:
@@ -156,8 +160,7 @@ def main():
             problems.append(f'{prog.name} ran, but must skip here (line {whole[0]}: {whole[2]})')
             ran[prog.name] = set()
         elif prog.subtests:
-            walk(prog.name, prog, '')
-            ran[prog.name] = {s for s in names(prog)}
+            ran[prog.name] = walk(prog.name, prog)
         else:
             judge(prog.name, '-', prog.status, skip_reason(prog))
             # a program that ran and reported no subtest: those the
@@ -200,15 +203,6 @@ def main():
     print(f'expect: series={boot[0]} config={boot[1]} topology={boot[2]}: '
           f'{len(problems)} problem(s)')
     sys.exit(1 if problems else 0)
-
-
-def names(t, path=''):
-    for s in t.subtests:
-        p = f'{path}/{s.name}' if path else s.name
-        if s.subtests:
-            yield from names(s, p)
-        else:
-            yield p
 
 
 if __name__ == '__main__':

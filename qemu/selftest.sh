@@ -44,12 +44,15 @@ judge() {
 	fi
 }
 
+# fixture NAME [LOG]: a log dir with a clean console and LOG's results
+# (the synthetic good-results.log, or a captured boot's), whose kernel is
+# the release its guest header names
 fixture() {
 	local d=$work/$1
 	mkdir -p "$d"
 	cp "$fx/clean-console.log" "$d/console.log"
-	cp "$fx/good-results.log" "$d/results.log"
-	echo 6.12.118 >"$d/kernel.release"
+	cp "$fx/${2:-good-results.log}" "$d/results.log"
+	sed -n 's/^# cas: \([^ ]*\) .*/\1/p' "$d/results.log" | head -1 >"$d/kernel.release"
 	echo "$d"
 }
 
@@ -90,27 +93,19 @@ expect FAIL fixture-no-results "$d" 0 "no results at all"
 # Expectations (tests/expect.tsv, judged by qemu/expect.py on the kernel's
 # KTAP parser's tree): real captured logs of the unpatched kernel and of v2
 # pass; relabelled, each kernel's log breaks the other's expectations.
-real() {	# NAME LOG: a fixture dir holding a captured boot's results
-	local d=$work/$1
-	mkdir -p "$d"
-	cp "$fx/clean-console.log" "$d/console.log"
-	cp "$fx/$2" "$d/results.log"
-	sed -n 's/^# cas: \([^ ]*\) .*/\1/p' "$d/results.log" | head -1 >"$d/kernel.release"
-	echo "$d"
-}
-expect PASS real-none-2x2x4 "$(real real-none none-2x2x4-results.log)"
-expect PASS real-v2-2x2x4 "$(real real-v2 v2-2x2x4-results.log)"
-d=$(real v2-as-none v2-2x2x4-results.log); sed -i '2s/series=v2/series=none/' "$d/results.log"
+expect PASS real-none-2x2x4 "$(fixture real-none none-2x2x4-results.log)"
+expect PASS real-v2-2x2x4 "$(fixture real-v2 v2-2x2x4-results.log)"
+d=$(fixture v2-as-none v2-2x2x4-results.log); sed -i '2s/series=v2/series=none/' "$d/results.log"
 expect FAIL expect-ran-must-skip "$d" 0 "balance ran, but must skip here (line"
-d=$(real none-as-v2 none-2x2x4-results.log); sed -i '2s/series=none/series=v2/' "$d/results.log"
+d=$(fixture none-as-v2 none-2x2x4-results.log); sed -i '2s/series=none/series=v2/' "$d/results.log"
 expect FAIL expect-program-skip "$d" 0 "balance skipped (not a v2 kernel), but must run here"
 # a program that exits 0 with no subtest at all, and one not reported in
 # a boot that selected every test (tests=*)
-d=$(real v2-silent-balance v2-2x2x4-results.log)
+d=$(fixture v2-silent-balance v2-2x2x4-results.log)
 awk '/^    TAP version 13$/ && !done { skip = 1 } skip && /^ok 1 balance$/ { skip = 0; done = 1 } !skip' \
 	"$fx/v2-2x2x4-results.log" >"$d/results.log"
 expect FAIL expect-program-silent "$d" 0 "balance: balance.aggregation missing: it must run here"
-d=$(real v2-no-kunit v2-2x2x4-results.log)
+d=$(fixture v2-no-kunit v2-2x2x4-results.log)
 awk 'NR == 2 && !/ tests=/ { $0 = $0 " tests=*" } /^1\.\.6$/ { $0 = "1..5" }
      /^# stress: exit/ { stop = 1 } stop && /^ok 5 topology$/ { print; skip = 1; next }
      skip && /^ok 6 kunit$/ { skip = 0; next } !skip' "$fx/v2-2x2x4-results.log" >"$d/results.log"
