@@ -673,7 +673,7 @@ int main(int argc, char **argv)
 	}
 	wl = argv[1];
 	occ_out = argc > 3 && !strcmp(argv[3], "occ");
-	has_v2_events = trace_event_exists("sched_cache_scan");
+	has_v2_events = v2_traced();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	numa_balancing_off();
 	write_str(TRACEFS "/buffer_size_kb", "4096");

@@ -35,6 +35,12 @@ static inline int trace_event_exists(const char *event)
 	return access(path, F_OK) == 0;
 }
 
+/* v2's evaluation tracepoints, through which the tests observe it */
+static inline int v2_traced(void)
+{
+	return trace_event_exists("sched_cache_scan");
+}
+
 /*
  * Is this kernel v2? The host says what it booted (cas.series, which the
  * guest's /init exports as CAS_SERIES); a program run by hand, without
@@ -48,22 +54,14 @@ static inline int trace_event_exists(const char *event)
 static inline int kernel_is_v2(void)
 {
 	const char *s = getenv("CAS_SERIES");
-	char path[256];
 
 	if (s && !strcmp(s, "v2"))
 		return 1;
 	if (s && !strncmp(s, "v2-", 3))
-		return trace_event_exists("sched_cache_scan");
+		return v2_traced();
 	if (s && *s && strcmp(s, "?"))
 		return 0;
-	snprintf(path, sizeof(path), SCHED_DEBUGFS "/cache");
-	return access(path, F_OK) == 0;
-}
-
-/* v2's evaluation tracepoints, through which the tests observe it */
-static inline int v2_traced(void)
-{
-	return trace_event_exists("sched_cache_scan");
+	return access(SCHED_DEBUGFS "/cache", F_OK) == 0;
 }
 
 #define V2_UNTRACED "a v2 kernel without its evaluation tracepoints " \
