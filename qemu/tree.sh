@@ -9,7 +9,10 @@
 #                   qemu/base-fixes/*.patch, fixes to the base kernel that
 #                   every series (and the unpatched kernel) is built on.
 # BUILD/src-SERIES  a git worktree of that repository with series-SERIES/*.patch
-#                   applied by `git am` (SERIES=none: the base itself).
+#                   applied by `git am` (SERIES=none: the base itself;
+#                   SERIES=v2-nodebug: series-v2 without its patches marked
+#                   "DEBUG, do not merge", the series as a maintainer would
+#                   take it).
 #
 # A tree with local changes is never reset unless FORCE=1.
 set -eu
@@ -27,7 +30,20 @@ case $series in
 none) patches= ;;
 v1|v2) patches=$(ls "$top"/series-"$series"/[0-9]*.patch 2>/dev/null || true)
        [ -n "$patches" ] || die "series-$series/ has no numbered patches" ;;
-*) die "unknown SERIES '$series' (use none, v1 or v2)" ;;
+v2-nodebug)
+       # the patches whose subject does not say "DEBUG, do not merge"
+       patches= dropped=0
+       for p in "$top"/series-v2/[0-9]*.patch; do
+               [ -r "$p" ] || die "series-v2/ has no numbered patches"
+               if grep -q -E '^Subject: .*DEBUG, do not merge' "$p"; then
+                       dropped=$((dropped + 1))
+               else
+                       patches="$patches $p"
+               fi
+       done
+       [ "$dropped" = 1 ] ||
+               die "series-v2/ has $dropped patches marked 'DEBUG, do not merge' in their subject; v2-nodebug leaves out exactly one" ;;
+*) die "unknown SERIES '$series' (use none, v1, v2 or v2-nodebug)" ;;
 esac
 
 mkdir -p "$build"

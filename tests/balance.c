@@ -4,13 +4,16 @@
  *
  * Each test runs one or two processes ("crews", forked children whose
  * threads are the workers of lib/workload.h, their records in shared
- * memory) on an otherwise idle guest, and reads v2's tracepoints, which
- * name the process:
+ * memory) on an otherwise idle guest, and observes v2 through what it
+ * shows of each process without tracing (lib/v2stat.h: its preferred LLC
+ * and scan counts in /proc/<pid>/sched, sampled every epoch while the test
+ * runs), and the threads' moves between LLCs through the generic
+ * sched_migrate_task tracepoint:
  *
  *   aggregation     a 3-thread process started spread over two LLCs
  *                   gathers in one LLC with the feature on, and stays
- *                   spread with it off; the balancer's migrations out of
- *                   the preferred LLC are counted and printed
+ *                   spread with it off; the threads' moves out of the
+ *                   preferred LLC and into it are counted and printed
  *   two_processes   two such processes, started in one LLC, end up
  *                   preferring different LLCs
  *   switching       pinned into another LLC, a process's preference follows
@@ -34,10 +37,11 @@
  *
  * The comparisons with other kernels (v1's bounce rate, the unpatched
  * kernel's on-CPU time) need one boot per kernel: 'make lb-compare'.
- * Kernels without v2's tracepoints, and topologies where no node has two
- * LLCs (v2 is inert there), skip. Asked for tests by name (the harness's
- * -t/-r/-f options), the program runs without the tracepoints too: then
- * the tests that need them skip one by one, and lb.full_llc_beside_idle,
+ * Kernels other than v2, and topologies where no node has two LLCs (v2 is
+ * inert there), skip; a v2 kernel that does not show its figures fails.
+ * Asked for tests by name (the harness's -t/-r/-f options), the program
+ * runs on other kernels too: then the tests that need v2 skip one by one,
+ * and lb.full_llc_beside_idle,
  * which reads schedstat, runs on any kernel ('balance -t
  * full_llc_beside_idle' from an EXTRA dir boots it on the unpatched one).
  */
@@ -54,6 +58,7 @@
 #include "lib/workload.h"
 #include "lib/trace.h"
 #include "lib/crew.h"
+#include "lib/v2stat.h"
 
 /*
  * Aggregation: at least AGG_ON_MIN percent of the threads' time (samples
@@ -105,72 +110,128 @@ static int node_of_cpu(int cpu)
 	return 0;
 }
 
-/* What v2's tracepoints say about one process */
+/*
+ * The processes a test watches: v2's figures of each crew sampled every
+ * epoch from its start to its stop (watched_start(), watched_stop()), on a
+ * kernel that shows them
+ */
+#define WATCH_MS	10
+static struct v2_watch watches[2];
+
+static struct v2_watch *watch_of(pid_t pid)
+{
+	for (int i = 0; i < 2; i++)
+		if (watches[i].s && watches[i].pid == pid)
+			return &watches[i];
+	return NULL;
+}
+
+static void watch_add(pid_t pid)
+{
+	for (int i = 0; v2_shown() && i < 2; i++)
+		if (!watches[i].s) {
+			if (v2_watch_start(&watches[i], pid, WATCH_MS))
+				ksft_print_msg("cannot watch process %d\n", pid);
+			return;
+		}
+	if (v2_shown())
+		ksft_print_msg("cannot watch process %d: two are watched already\n", pid);
+}
+
+static void watched_start(struct crew *c, int n, enum crew_kind kind)
+{
+	crew_start(c, n, kind);
+	watch_add(c->pid);
+}
+
+static void watched_stop(struct crew *c)
+{
+	struct v2_watch *w = watch_of(c->pid);
+
+	if (w) {
+		if (v2_watch_stop(w))
+			ksft_print_msg("the watch of process %d stopped early\n", c->pid);
+		v2_watch_free(w);
+	}
+	crew_stop(c);
+}
+
+/* What v2 showed of one process, and its threads' moves between LLCs */
 struct tally {
-	pid_t tgid;
-	double since;		/* only events at or after this trace time (s) */
-	long scans, pref_changes, lb_out, lb_in, wakeup_moves;
-	long out_forced, out_active;	/* of lb_out */
-	int last_pref;		/* LLC index of the last scan's pick, -1 none */
-	double first_to_time;	/* trace time of the first pref change to 'want' */
-	long scans_to;		/* scans up to and including that change */
-	int want;
+	long scans, pref_changes;
+	long lb_out, lb_in;	/* moves out of the preferred LLC, into it */
+	long samples;		/* of the preference; none: nothing to judge */
+	int last_pref;		/* LLC index of the last sample's preference, -1 none */
+	double first_to_time;	/* the first sample preferring 'want' (s) */
+	long scans_to;		/* scans up to that sample */
+	char chg[160];		/* the preference's changes seen, " old->new" ids */
+	char line[80];		/* the preference's last samples, an LLC index each */
 };
 
-static void tally(struct tally *t, pid_t tgid, double since, int want)
+/* Is @tid a thread of process @tgid? */
+static int thread_of(pid_t tgid, long tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%ld", tgid, tid);
+	return tid > 0 && access(path, F_OK) == 0;
+}
+
+/*
+ * The moves of @tgid's live threads between LLCs in [@since, @until) on
+ * the trace clock (sched_migrate_task, any cause): out of LLC @home and
+ * into it
+ */
+static void llc_moves(pid_t tgid, double since, double until, int home, long *out, long *in)
 {
 	FILE *f = fopen(TRACEFS "/trace", "r");
-	char line[768], cause[32];
+	char line[512];
 	const char *fl;
 
-	memset(t, 0, sizeof(*t));
-	t->tgid = tgid;
-	t->since = since;
-	t->last_pref = -1;
-	t->want = want;
-	t->first_to_time = -1;
+	*out = *in = 0;
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		double ts;
+		long src, dst;
 
-		if (line[0] == '#')
+		if (line[0] == '#' || !trace_is_event(line, "sched_migrate_task", &fl))
 			continue;
 		ts = trace_time(line);
-		if (ts < since)
+		if (ts < since || ts >= until || !thread_of(tgid, trace_field(fl, "pid", -1)))
 			continue;
-		if (trace_is_event(line, "sched_cache_scan", &fl)) {
-			if (trace_field(fl, "tgid", -1) != tgid)
-				continue;
-			t->scans++;
-			if (t->first_to_time < 0)
-				t->scans_to++;
-			t->last_pref = llc_index(&map, trace_field(fl, "pref_llc", -1));
-		} else if (trace_is_event(line, "sched_cache_pref_llc", &fl)) {
-			if (trace_field(fl, "tgid", -1) != tgid)
-				continue;
-			t->pref_changes++;
-			if (t->first_to_time < 0 && want >= 0 &&
-			    llc_index(&map, trace_field(fl, "new_llc", -1)) == want)
-				t->first_to_time = ts;
-		} else if (trace_is_event(line, "sched_cache_migrate", &fl)) {
-			long pref = trace_field(fl, "pref_llc", -1);
-
-			if (trace_field(fl, "tgid", -1) != tgid)
-				continue;
-			trace_field_str(fl, "cause", cause, sizeof(cause));
-			if (!strcmp(cause, "wakeup"))
-				t->wakeup_moves++;
-			else if (pref >= 0 && trace_field(fl, "src_llc", -2) == pref) {
-				t->lb_out++;
-				t->out_forced += !strcmp(cause, "forced_balance");
-				t->out_active += !strcmp(cause, "active_balance");
-			}
-			else if (pref >= 0 && trace_field(fl, "dst_llc", -2) == pref)
-				t->lb_in++;
-		}
+		src = trace_field(fl, "orig_cpu", -1);
+		dst = trace_field(fl, "dest_cpu", -1);
+		if (src < 0 || dst < 0 || src >= map.ncpus || dst >= map.ncpus ||
+		    map.llc_of[src] == map.llc_of[dst])
+			continue;
+		*out += map.llc_of[src] == home;
+		*in += map.llc_of[dst] == home;
 	}
 	fclose(f);
+}
+
+static void tally(struct tally *t, pid_t tgid, double since, int want)
+{
+	struct v2_watch *w = watch_of(tgid);
+	struct v2_span sp;
+
+	memset(t, 0, sizeof(*t));
+	t->last_pref = -1;
+	t->first_to_time = -1;
+	if (!w)
+		return;
+	v2_span(w, &map, since, 1e12, want, &sp);
+	v2_timeline(w, &map, since, 1e12, t->line, sizeof(t->line));
+	t->samples = sp.samples;
+	t->scans = sp.scans;
+	t->pref_changes = sp.changes;
+	t->last_pref = llc_of_cpu_id(&map, sp.last_pref);
+	t->first_to_time = sp.first_want;
+	t->scans_to = sp.scans_to_want;
+	memcpy(t->chg, sp.chg, sizeof(t->chg));
+	if (t->last_pref >= 0)
+		llc_moves(tgid, since, 1e12, t->last_pref, &t->lb_out, &t->lb_in);
 }
 
 /* Another LLC in LLC @k's node (the scan covers a node), or -1 */
@@ -200,16 +261,14 @@ static double mono_s(void)
 
 static int v2_ready(void)
 {
-	if (!kernel_is_v2() || !v2_traced() || llc_map_read(&map) ||
+	if (!kernel_is_v2() || !v2_shown() || llc_map_read(&map) ||
 	    !multi_llc_node(&map))
 		return 0;
 	numa_balancing_off();
 	sched_feat_set("SCHED_CACHE", 1);
 	write_str(TRACEFS "/buffer_size_kb", "4096");
 	write_str(TRACEFS "/trace_clock", "mono");
-	trace_event_enable("sched_cache_scan", 1);
-	trace_event_enable("sched_cache_pref_llc", 1);
-	trace_event_enable("sched_cache_migrate", 1);
+	trace_event_enable("sched_migrate_task", 1);
 	return 1;
 }
 
@@ -248,7 +307,7 @@ FIXTURE(balance) {
 FIXTURE_SETUP(balance)
 {
 	if (!v2_ready())
-		SKIP(return, "not a v2 kernel with its tracepoints, or no node with 2 LLCs");
+		SKIP(return, "not a v2 kernel showing its figures, or no node with 2 LLCs");
 }
 
 FIXTURE_TEARDOWN(balance)
@@ -297,7 +356,7 @@ static int fit_run(int on, struct placement *pl, struct tally *t)
 	sched_feat_set("SCHED_CACHE", on);
 	trace_reset();
 	trace_on(1);
-	crew_start(&c, fit_threads(), FIT);
+	watched_start(&c, fit_threads(), FIT);
 	spread = spread_start(&c);
 	sleep_ns(2000000000ULL);
 	t0 = mono_s();
@@ -305,20 +364,16 @@ static int fit_run(int on, struct placement *pl, struct tally *t)
 	trace_on(0);
 	util = crew_util(&c);
 	tally(t, c.pid, t0, -1);
-	crew_stop(&c);
+	watched_stop(&c);
 	sched_feat_set("SCHED_CACHE", 1);
 	ksft_print_msg("aggregation SCHED_CACHE %s: top_llc_share=%.1f%% llc_changes_per_s=%.1f "
-		       "lb_out_of_pref_per_s=%.2f (forced %ld, active %ld) lb_into_pref_per_s=%.2f "
-		       "wakeup_llc_moves_per_s=%.1f "
+		       "moves_out_of_pref_per_s=%.2f moves_into_pref_per_s=%.2f "
 		       "pref_changes=%ld scans=%ld oncpu_per_thread=%.0f%% util_per_thread=%ld\n",
-		       on ? "on" : "off", pl->share_pct,
-		       pl->changes_per_s, t->lb_out / 3.0, t->out_forced, t->out_active, t->lb_in / 3.0, t->wakeup_moves / 3.0,
-		       t->pref_changes, t->scans, oncpu, util);
-	if (on && pl->share_pct < AGG_ON_MIN) {
-		ksft_print_msg("aggregation: the process's preference changes and last scans:\n");
-		dump_events(c.pid, t0 - 2.0, 1e12, 16, 1);
-		dump_scans(c.pid, t0 - 2.0, 1e12, 10);
-	}
+		       on ? "on" : "off", pl->share_pct, pl->changes_per_s, t->lb_out / 3.0,
+		       t->lb_in / 3.0, t->pref_changes, t->scans, oncpu, util);
+	if (on && pl->share_pct < AGG_ON_MIN)
+		ksft_print_msg("aggregation: the preference's changes%s, its last samples %s\n",
+			       t->chg, t->line);
 	return spread;
 }
 
@@ -330,9 +385,13 @@ TEST_F_TIMEOUT(balance, aggregation, 120)
 	/* off first: it also lets the deferred work of a fresh boot settle */
 	ASSERT_EQ(0, fit_run(0, &off, &toff));
 	ASSERT_EQ(0, fit_run(1, &on, &ton));
+	/* v2's figures were read in both runs: the counts below are real */
+	ASSERT_LT(0, toff.samples);
+	ASSERT_LT(0, ton.samples);
 	EXPECT_GE(on.share_pct, AGG_ON_MIN);
 	EXPECT_LE(off.share_pct, AGG_OFF_MAX);
-	/* feature off: no scan at all (the tracepoint names the process) */
+	/* feature off: no scan at all (the count is the process's own) */
+	EXPECT_LT(0, ton.scans);
 	EXPECT_EQ(0, toff.scans);
 }
 
@@ -361,8 +420,8 @@ TEST_F_TIMEOUT(balance, two_processes, 120)
 	llc_mask(home, &s);
 	trace_reset();
 	trace_on(1);
-	crew_start(&a, fit_threads(), FIT);
-	crew_start(&b, fit_threads(), FIT);
+	watched_start(&a, fit_threads(), FIT);
+	watched_start(&b, fit_threads(), FIT);
 	EXPECT_EQ(0, crew_pin(&a, &s) + crew_pin(&b, &s));
 	sleep_ns(1500000000ULL);
 	tally(&sa, a.pid, 0, -1);
@@ -379,8 +438,8 @@ TEST_F_TIMEOUT(balance, two_processes, 120)
 	trace_on(0);
 	tally(&ta, a.pid, t_rel, -1);
 	tally(&tb, b.pid, t_rel, -1);
-	crew_stop(&a);
-	crew_stop(&b);
+	watched_stop(&a);
+	watched_stop(&b);
 	ksft_print_msg("two processes pinned to LLC %d: A preferred %d, B %d; released, "
 		       "%.1f s later: A prefers LLC %d (top LLC %d, %.1f%%, %ld pref changes), "
 		       "B prefers LLC %d (top LLC %d, %.1f%%, %ld pref changes)\n",
@@ -408,16 +467,16 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	bound = switch_scans + SWITCH_EXTRA_SCANS + switch_scans;
 	trace_reset();
 	trace_on(1);
-	crew_start(&c, fit_threads(), FIT);
+	watched_start(&c, fit_threads(), FIT);
 	sleep_ns(1500000000ULL);
 	tally(&t, c.pid, 0, -1);
 	from = t.last_pref;
 	ASSERT_GE(from, 0) {
-		crew_stop(&c);
+		watched_stop(&c);
 	}
 	to = llc_same_node(from);
 	ASSERT_GE(to, 0) {
-		crew_stop(&c);
+		watched_stop(&c);
 	}
 	llc_mask(to, &s);
 	t_pin = mono_s();
@@ -431,7 +490,7 @@ TEST_F_TIMEOUT(balance, switching, 120)
 	crew_measure(&c, 3.0, &pl);
 	trace_on(0);
 	tally(&after, c.pid, t_rel, -1);
-	crew_stop(&c);
+	watched_stop(&c);
 	ms = t.first_to_time < 0 ? -1 : (t.first_to_time - t_pin) * 1000;
 	ksft_print_msg("switching: LLC %d -> %d, preference followed after %ld scans "
 		       "(bound %ld), %.0f ms (%.1f epochs); after release: "
@@ -439,10 +498,9 @@ TEST_F_TIMEOUT(balance, switching, 120)
 		       from, to, t.scans_to, bound, ms,
 		       ms / epoch_ms, after.pref_changes, pl.top_llc, pl.share_pct,
 		       after.last_pref);
-	if (ms < 0 || t.scans_to > bound) {
-		ksft_print_msg("switching: the process's last scans while pinned:\n");
-		dump_scans(c.pid, t_pin, t_rel, 12);
-	}
+	if (ms < 0 || t.scans_to > bound)
+		ksft_print_msg("switching: while pinned, the preference's changes%s, its last "
+			       "samples %s\n", t.chg, t.line);
 	ASSERT_GE(ms, 0);
 	EXPECT_LE(t.scans_to, bound);
 	/* no more than one change per second once released */
@@ -535,7 +593,7 @@ TEST_F_TIMEOUT(balance, saturation, 120)
 /*
  * Hotplug (review finding F2): a process aggregated in an LLC keeps its
  * aggregation when CPUs of that LLC go offline. v2 keeps the preference as
- * a CPU of the preferred LLC; the tracepoints name an LLC by its id (its
+ * a CPU of the preferred LLC; /proc/<pid>/sched names the LLC by its id (its
  * first CPU), not by that CPU. So every CPU of the LLC that can go offline
  * does, one at a time, for HP_HOLD_NS, and is back online before the next:
  * one of them is the preferred CPU. The LLC is one whose first CPU can go
@@ -546,21 +604,21 @@ TEST_F_TIMEOUT(balance, saturation, 120)
  * prefers it, then free to run anywhere.
  *
  * Each offline is measured from HP_AROUND_NS before it to HP_AROUND_NS
- * after the CPU is back: the process's preference changes (an event whose
- * old and new ids are both CPUs of the LLC is the renumbering, counted
- * apart), its scans' preference while the CPU is offline and after it is
- * back, its threads' moves between LLCs by cause, and the share of their
- * time in the LLC. Criteria:
+ * after the CPU is back: the process's preference changes (the kernel's
+ * count), its scans while the CPU is offline and after it is back, the
+ * preference sampled then, its threads' moves between LLCs
+ * (sched_migrate_task), and the share of their time in the LLC. Criteria:
  *
- * - the last scan while the CPU is offline prefers the LLC by its id then
- *   (the next CPU while the first is away), and the last scan after it is
+ * - the last sample while the CPU is offline shows the LLC by its id then
+ *   (the next CPU while the first is away), and the last one after it is
  *   back by its first CPU. Exact: a process that keeps its aggregation
- *   prefers the same LLC, and only the renumbering changes the id.
- * - at most HP_MAX_CHANGES preference change per offline, renumbering
- *   aside. Tolerance of one: a kernel that loses the preferred CPU before
- *   it can name another CPU of the LLC, and takes the LLC again at the next
- *   scan, shows "-1->LLC" once. Two or more (away and back, or to none and
- *   back) are a lost aggregation.
+ *   prefers the same LLC, and only the renumbering changes the id; a
+ *   preference left on the offline CPU shows that CPU's own id.
+ * - at most HP_MAX_CHANGES preference change per offline. Tolerance of
+ *   one: a kernel that loses the preferred CPU before it can name another
+ *   CPU of the LLC, and takes the LLC again at the next scan, counts one
+ *   (so would a scan that read the LLC's id across the renumbering). Two
+ *   or more (away and back, or to none and back) are a lost aggregation.
  * - over the whole test, at least HP_SHARE_MIN percent of the threads' time
  *   in one LLC, the preferred one: the aggregation test's figure. A thread
  *   of the CPU going down is pushed to some CPU of the node, perhaps in
@@ -572,103 +630,43 @@ TEST_F_TIMEOUT(balance, saturation, 120)
 #define HP_MAX_CHANGES	1
 #define HP_SHARE_MIN	AGG_ON_MIN
 
-enum { MIG_WAKEUP, MIG_LB, MIG_ACTIVE, MIG_FORCED, MIG_CAUSES };
-static const char * const mig_cause[MIG_CAUSES] = {
-	"wakeup", "load_balance", "active_balance", "forced_balance"
-};
-
-static int mig_cause_of(const char *fields)
-{
-	char cause[32];
-
-	trace_field_str(fields, "cause", cause, sizeof(cause));
-	for (int i = 0; i < MIG_CAUSES; i++)
-		if (!strcmp(cause, mig_cause[i]))
-			return i;
-	return -1;
-}
-
-/* The LLC index of an LLC id, whichever CPU of the LLC names it; -1 for none */
-static int llc_of_id(long id)
-{
-	return id >= 0 && id < map.ncpus ? map.llc_of[id] : -1;
-}
-
 /* One offline, on the trace clock (s) */
 struct hp_window {
 	int cpu;			/* the CPU taken offline */
 	int id_on, id_off;		/* the LLC's id with the CPU online, offline */
 	int off_ret, on_ret;		/* what the writes to its online file returned */
 	double w0, t_off, t_off_done, t_on, t_on_done, w1;
-	long changes, renumbers;	/* the process's sched_cache_pref_llc events */
+	long changes;			/* the process's preference changes */
 	long scans_off, scans_on;	/* its scans while offline, once back */
-	long pref_off, pref_on;		/* the last one's pref_llc in each, -2 none */
-	long scans_away;		/* scans that preferred no LLC or another */
-	long mig[MIG_CAUSES], mig_out, mig_in;
+	long pref_off, pref_on;		/* the last sample's preference in each, -2 none */
+	long samples_away;		/* samples preferring no LLC or another */
+	long mig_out, mig_in;		/* its threads' moves out of the LLC, into it */
 	double share;			/* of the threads' time, in the LLC (%) */
-	char chg[128];			/* the changes, " old->new" each */
+	char chg[160];			/* the preference's changes seen, " old->new" */
+	char line[80];			/* its last samples, an LLC index each */
 };
 
 static void hp_tally(struct hp_window *w, int n, pid_t tgid, int home)
 {
-	FILE *f = fopen(TRACEFS "/trace", "r");
-	char line[768];
-	const char *fl;
+	struct v2_watch *wt = watch_of(tgid);
+	struct v2_span sp;
 
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		struct hp_window *h = NULL;
-		double ts;
+	for (int i = 0; wt && i < n; i++) {
+		struct hp_window *h = &w[i];
 
-		if (line[0] == '#')
-			continue;
-		ts = trace_time(line);
-		for (int i = 0; i < n; i++)
-			if (ts >= w[i].w0 && ts < w[i].w1)
-				h = &w[i];
-		if (!h)
-			continue;
-		if (trace_is_event(line, "sched_cache_pref_llc", &fl)) {
-			long old = trace_field(fl, "old_llc", -1);
-			long new = trace_field(fl, "new_llc", -1);
-			size_t len = strlen(h->chg);
-
-			if (trace_field(fl, "tgid", -1) != tgid)
-				continue;
-			if (llc_of_id(old) == home && llc_of_id(new) == home) {
-				h->renumbers++;
-				continue;
-			}
-			h->changes++;
-			snprintf(h->chg + len, sizeof(h->chg) - len, " %ld->%ld", old, new);
-		} else if (trace_is_event(line, "sched_cache_scan", &fl)) {
-			long pref = trace_field(fl, "pref_llc", -1);
-
-			if (trace_field(fl, "tgid", -1) != tgid)
-				continue;
-			h->scans_away += llc_of_id(pref) != home;
-			if (ts >= h->t_off_done && ts < h->t_on) {
-				h->scans_off++;
-				h->pref_off = pref;
-			} else if (ts >= h->t_on_done) {
-				h->scans_on++;
-				h->pref_on = pref;
-			}
-		} else if (trace_is_event(line, "sched_cache_migrate", &fl)) {
-			int c = mig_cause_of(fl);
-			int src = llc_of_id(trace_field(fl, "src_llc", -1));
-			int dst = llc_of_id(trace_field(fl, "dst_llc", -1));
-
-			if (trace_field(fl, "tgid", -1) != tgid)
-				continue;
-			if (c >= 0)
-				h->mig[c]++;
-			h->mig_out += src == home && dst != home;
-			h->mig_in += dst == home && src != home;
-		}
+		v2_span(wt, &map, h->w0, h->w1, -1, &sp);
+		h->changes = sp.changes;
+		h->samples_away = sp.samples - sp.per_llc[home];
+		memcpy(h->chg, sp.chg, sizeof(h->chg));
+		v2_timeline(wt, &map, h->w0, h->w1, h->line, sizeof(h->line));
+		v2_span(wt, &map, h->t_off_done, h->t_on, -1, &sp);
+		h->scans_off = sp.scans;
+		h->pref_off = sp.last_pref;
+		v2_span(wt, &map, h->t_on_done, h->w1, -1, &sp);
+		h->scans_on = sp.scans;
+		h->pref_on = sp.last_pref;
+		llc_moves(tgid, h->w0, h->w1, home, &h->mig_out, &h->mig_in);
 	}
-	fclose(f);
 }
 
 /* The crew's time so far in each LLC (the workers' samples, us) */
@@ -741,7 +739,7 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
 
 	trace_reset();
 	trace_on(1);
-	crew_start(&c, fit_threads(), FIT);
+	watched_start(&c, fit_threads(), FIT);
 	llc_mask(home, &s);
 	EXPECT_EQ(0, crew_pin(&c, &s));
 	sleep_ns(1500000000ULL);
@@ -753,7 +751,7 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
 	ASSERT_EQ(home, t.last_pref) {
 		ksft_print_msg("hotplug: pinned into LLC %d and released, the process prefers %d\n",
 			       home, t.last_pref);
-		crew_stop(&c);
+		watched_stop(&c);
 		if (verbose)
 			write_str(SCHED_DEBUGFS "/verbose", "1");
 	}
@@ -798,7 +796,7 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
 	trace_on(0);
 	placement_of(c.sh->w, c.n, map.nllc, t1 - t0, &pl);
 	hp_tally(w, n, c.pid, home);
-	crew_stop(&c);
+	watched_stop(&c);
 	all_cpus_online();
 	if (verbose)
 		write_str(SCHED_DEBUGFS "/verbose", "1");
@@ -807,20 +805,17 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
 		struct hp_window *h = &w[i];
 
 		ksft_print_msg("hotplug: cpu%d of LLC %d offline (%s, %.0f ms) and back "
-			       "(%s, %.0f ms): pref changes %ld%s (renumbering %ld); offline: "
-			       "%ld scans, last pref_llc=%ld (want %d); back: %ld scans, last "
-			       "pref_llc=%ld (want %d); "
-			       "scans not preferring it %ld; LLC moves wakeup=%ld load_balance=%ld "
-			       "active=%ld forced=%ld (out %ld, in %ld); share in LLC %d %.1f%%\n",
+			       "(%s, %.0f ms): pref changes %ld (sampled:%s); offline: "
+			       "%ld scans, last preferred_llc=%ld (want %d); back: %ld scans, "
+			       "last preferred_llc=%ld (want %d); samples not preferring it %ld; "
+			       "moves between LLCs out %ld, in %ld; share in LLC %d %.1f%%\n",
 			       h->cpu, home, h->off_ret ? strerror(-h->off_ret) : "ok",
 			       (h->t_off_done - h->t_off) * 1000,
 			       h->on_ret ? strerror(-h->on_ret) : "ok",
 			       (h->t_on_done - h->t_on) * 1000, h->changes,
-			       h->changes ? h->chg : "", h->renumbers, h->scans_off,
+			       h->chg[0] ? h->chg : " none", h->scans_off,
 			       h->pref_off, h->id_off, h->scans_on, h->pref_on, h->id_on,
-			       h->scans_away,
-			       h->mig[MIG_WAKEUP], h->mig[MIG_LB], h->mig[MIG_ACTIVE],
-			       h->mig[MIG_FORCED], h->mig_out, h->mig_in, home, h->share);
+			       h->samples_away, h->mig_out, h->mig_in, home, h->share);
 	}
 	ksft_print_msg("hotplug: %d offlines of LLC %d (id %d) in %.1f s: top LLC %d, "
 		       "share %.1f%% (min %.0f%%)\n", n, home, map.first_cpu[home], t1 - t0,
@@ -838,12 +833,9 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
 		EXPECT_EQ(h->id_off, h->pref_off) TH_LOG("cpu%d offline", h->cpu);
 		EXPECT_EQ(h->id_on, h->pref_on) TH_LOG("cpu%d back", h->cpu);
 		EXPECT_LE(h->changes, HP_MAX_CHANGES) TH_LOG("cpu%d", h->cpu);
-		if (!ok) {
-			ksft_print_msg("hotplug: cpu%d: the process's preference changes and "
-				       "last scans:\n", h->cpu);
-			dump_events(c.pid, h->w0, h->w1, 16, 1);
-			dump_scans(c.pid, h->t_off_done, h->w1, 10);
-		}
+		if (!ok)
+			ksft_print_msg("hotplug: cpu%d: the preference's last samples %s\n",
+				       h->cpu, h->line);
 	}
 	EXPECT_EQ(home, pl.top_llc);
 	EXPECT_GE(pl.share_pct, HP_SHARE_MIN);
@@ -914,8 +906,8 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
  *   ping-pong, out by active balance and back, would repeat at least at
  *   the busy interval: 4 a second.
  *
- * Runs on any kernel (the tracepoints, when present, only add the
- * process's preference and its threads' moves by cause): 'balance -t
+ * Runs on any kernel (v2's figures, when it shows them, only add the
+ * process's preference and its threads' moves between LLCs): 'balance -t
  * full_llc_beside_idle'.
  */
 #define FULL_WINDOW_NS	4000000000ULL
@@ -1333,6 +1325,7 @@ TEST_F_TIMEOUT(balance, numa_follows_preferred_node, 360)
 	trace_reset();
 	trace_on(1);
 	crew_start_fn(&c, fit_threads(), duty_worker, numa_setup);
+	watch_add(c.pid);
 	CPU_ZERO(&s);
 	for (int cpu = 0; cpu < map.ncpus; cpu++)
 		if (node_of_cpu(cpu) == other)
@@ -1352,7 +1345,7 @@ TEST_F_TIMEOUT(balance, numa_follows_preferred_node, 360)
 	numa_phase(_metadata, &c, other, numa_home, NUMA_MOVE_WAIT_S, "memory moved to");
 
 	trace_on(0);
-	crew_stop(&c);
+	watched_stop(&c);
 	munmap(numa_ctl, sizeof(*numa_ctl));
 	numa_balancing_off();
 	for (int i = 0; i < 3; i++) {
@@ -1367,7 +1360,7 @@ TEST_F_TIMEOUT(balance, numa_follows_preferred_node, 360)
 
 FIXTURE(lb) {
 	long schedstats;	/* kernel.sched_schedstats before */
-	int traced;		/* v2's tracepoints are on */
+	int v2;			/* v2, showing its figures */
 };
 
 FIXTURE_SETUP(lb)
@@ -1375,7 +1368,7 @@ FIXTURE_SETUP(lb)
 	self->schedstats = -1;
 	if (llc_map_read(&map) || !multi_llc_node(&map))
 		SKIP(return, "no node with 2 LLCs");
-	self->traced = v2_ready();
+	self->v2 = v2_ready();
 	numa_balancing_off();
 	self->schedstats = read_long("/proc/sys/kernel/sched_schedstats", -1);
 	if (self->schedstats < 0)
@@ -1428,21 +1421,21 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 	n = llc_size(&map, home);
 	for (int k = 0; k < map.nllc; k++)
 		first_in[k] = -1;
-	if (self->traced) {
+	if (self->v2) {
 		trace_reset();
 		trace_on(1);
 	}
-	crew_start(&c, n, BUSY);
+	watched_start(&c, n, BUSY);
 	llc_mask(home, &s);
 	EXPECT_EQ(0, crew_pin(&c, &s));
 	/* as in 'switching': the preference forms within a second */
 	sleep_ns(1500000000ULL);
-	if (self->traced) {
+	if (self->v2) {
 		tally(&t, c.pid, 0, -1);
 		ASSERT_EQ(home, t.last_pref) {
 			ksft_print_msg("full_llc: pinned into LLC %d, the process prefers %d\n",
 				       home, t.last_pref);
-			crew_stop(&c);
+			watched_stop(&c);
 		}
 	}
 
@@ -1493,11 +1486,11 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 		if (oncpu[i] < oncpu_min)
 			oncpu_min = oncpu[i];
 	}
-	if (self->traced) {
+	if (self->v2) {
 		trace_on(0);
 		tally(&t, c.pid, t_rel, -1);
 	}
-	crew_stop(&c);
+	watched_stop(&c);
 
 	out_threads = last_total > 0 ? n * last_out / last_total : 0;
 	o = 0;
@@ -1517,12 +1510,10 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 		       FULL_ONCPU_MIN, samples);
 	ksft_print_msg("full_llc: the threads' on-CPU time in each LLC, "
 		       "whole window/last second:%s\n", where);
-	if (self->traced)
-		ksft_print_msg("full_llc: the process's moves between LLCs: wakeup %.1f/s, out of "
-			       "its preferred LLC by balancing %.1f/s (forced %ld, active %ld), "
-			       "into it %.1f/s; pref changes %ld, last pref %d\n",
-			       t.wakeup_moves / secs, t.lb_out / secs, t.out_forced, t.out_active,
-			       t.lb_in / secs, t.pref_changes, t.last_pref);
+	if (self->v2)
+		ksft_print_msg("full_llc: the process's moves between LLCs: out of its "
+			       "preferred LLC %.1f/s, into it %.1f/s; pref changes %ld, last pref %d\n",
+			       t.lb_out / secs, t.lb_in / secs, t.pref_changes, t.last_pref);
 	ksft_print_msg("full_llc: schedstat version %d, domain%d (%s, %d CPUs): "
 		       "min_interval %ld ms, max_interval %ld ms, busy_factor %ld\n",
 		       st0.version, dom, name,
@@ -1553,14 +1544,14 @@ int main(int argc, char **argv)
 	/*
 	 * Not applicable at all: one SKIP for the whole test, not seven "ok".
 	 * Tests asked for by name run on other kernels too (see above); a v2
-	 * kernel without the tracepoints fails.
+	 * kernel that does not show its figures fails.
 	 */
-	if (!multi || (!v2 && argc < 2) || (v2 && !v2_traced()))
+	if (!multi || (!v2 && argc < 2) || (v2 && !v2_shown()))
 		ksft_print_header();
 	if (!v2 && argc < 2)
 		ksft_exit_skip("not a v2 kernel\n");
-	if (v2 && !v2_traced())
-		ksft_exit_fail_msg(V2_UNTRACED "\n");
+	if (v2 && !v2_shown())
+		ksft_exit_fail_msg(V2_UNSHOWN "\n");
 	if (!multi)
 		ksft_exit_skip("v2 is inert where every node is one LLC (sched_cache tests that)\n");
 	return test_harness_run(argc, argv);

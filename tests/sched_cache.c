@@ -1,30 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_cache: behaviour of v2 cache-aware scheduling, observed through its
- * tracepoints (sched_cache_scan, sched_cache_pref_llc, sched_cache_steer),
- * which name the process, so other processes cannot disturb the counts.
+ * sched_cache: behaviour of v2 cache-aware scheduling, observed through
+ * what it shows of a process without tracing (lib/v2stat.h): the
+ * preferred LLC and the scan counts in /proc/<pid>/sched, sampled while
+ * the test runs, and the steering schedstats of its threads.
  *
  * Kernels other than v2 (unpatched, v1; lib/trace.h's kernel_is_v2()) skip
  * every test but v1_scan_cost, which measures v1's scan rate for
- * comparison; a v2 kernel without the tracepoints fails them.
+ * comparison; a v2 kernel that does not show the figures fails them.
  */
 #include <sched.h>
 #include "kselftest_harness.h"
 #include "lib/workload.h"
 #include "lib/trace.h"
+#include "lib/v2stat.h"
 
 #define KNOBS	"/sys/kernel/debug/sched/cache/"
 
 static struct llc_map map;
 
+/*
+ * Schedstats on for the whole program, in its main process (the tests run
+ * in children of it), and back as they were when it ends
+ */
+static long schedstats_before = -1;
+
+static void __attribute__((constructor)) schedstats_save(void)
+{
+	if (kernel_is_v2())
+		schedstats_before = schedstats_on();
+}
+
+static void __attribute__((destructor)) schedstats_put_back(void)
+{
+	schedstats_restore(schedstats_before);
+}
+
 static int v2_ready(struct __test_metadata *_metadata)
 {
 	if (!kernel_is_v2())
 		return 0;
-	ASSERT_TRUE(v2_traced()) TH_LOG(V2_UNTRACED);
+	ASSERT_TRUE(v2_shown()) TH_LOG(V2_UNSHOWN);
 	if (llc_map_read(&map))
 		return 0;
-	write_str(TRACEFS "/buffer_size_kb", "4096");
+	/* on since the program started (schedstats_save()) */
+	ASSERT_EQ(1, read_long(SCHEDSTATS, -1)) TH_LOG("the steering counters need schedstats");
 	numa_balancing_off();
 	return 1;
 }
@@ -34,78 +54,18 @@ static int multi_llc(void)
 	return multi_llc_node(&map);
 }
 
-static void events(int on)
+static double now_s(void)
 {
-	trace_event_enable("sched_cache_scan", on);
-	trace_event_enable("sched_cache_pref_llc", on);
-	trace_event_enable("sched_cache_steer", on);
+	return now_ns() / 1e9;
 }
 
-struct tally {
-	pid_t tgid;
-	long scans, steered, decisions, not_allowed, pref_changes;
-	long pref_votes[CAS_MAX_CPUS];
-	/* scans (1-based) that voted LLC 0 first and last, for the logs */
-	long first_vote0, last_vote0;
-	int last_pref, last_vote;
-	/* the most threads a scan saw running (its "threads" field) */
-	long max_threads;
-};
+/* Sample this process every epoch (10 ms) from here */
+#define WATCH_MS	10
 
-static void on_scan(const char *f, void *arg)
+/* The LLC index of a sampled preference (-1 none or no sample) */
+static int pref_index(const struct v2_span *sp)
 {
-	struct tally *t = arg;
-	long threads = trace_field(f, "threads", 0);
-	int k;
-
-	if (trace_field(f, "tgid", -1) != t->tgid)
-		return;
-	t->scans++;
-	if (threads > t->max_threads)
-		t->max_threads = threads;
-	k = llc_index(&map, trace_field(f, "pref_llc", -1));
-	if (k >= 0)
-		t->pref_votes[k]++;
-	if (k == 0) {
-		if (!t->first_vote0)
-			t->first_vote0 = t->scans;
-		t->last_vote0 = t->scans;
-	}
-	t->last_vote = k;
-}
-
-static void on_pref(const char *f, void *arg)
-{
-	struct tally *t = arg;
-
-	if (trace_field(f, "tgid", -1) != t->tgid)
-		return;
-	t->pref_changes++;
-	t->last_pref = llc_index(&map, trace_field(f, "new_llc", -1));
-}
-
-static void on_steer(const char *f, void *arg)
-{
-	struct tally *t = arg;
-	char r[32];
-
-	if (trace_field(f, "tgid", -1) != t->tgid)
-		return;
-	t->decisions++;
-	trace_field_str(f, "reason", r, sizeof(r));
-	t->steered += !strcmp(r, "steered");
-	t->not_allowed += !strcmp(r, "not_allowed");
-}
-
-static void tally(struct tally *t, pid_t tgid)
-{
-	memset(t, 0, sizeof(*t));
-	t->tgid = tgid;
-	t->last_pref = -1;
-	t->last_vote = -1;
-	trace_each("sched_cache_scan", on_scan, t);
-	trace_each("sched_cache_pref_llc", on_pref, t);
-	trace_each("sched_cache_steer", on_steer, t);
+	return llc_of_cpu_id(&map, sp->last_pref);
 }
 
 /* The n-th CPU of LLC k */
@@ -165,8 +125,10 @@ static void crew_stop(struct crew *c)
  */
 TEST(pref_follows_majority)
 {
+	struct v2_watch w;
+	struct v2_span t;
 	struct crew c;
-	struct tally t;
+	double t0, t1;
 	cpu_set_t s;
 
 	if (!v2_ready(_metadata) || !multi_llc())
@@ -177,28 +139,29 @@ TEST(pref_follows_majority)
 	CPU_ZERO(&s); CPU_SET(llc_cpu(0, 0), &s); crew_pin(&c, 2, &s);
 	/* let the occupancy from before the pinning decay (30 epochs) */
 	sleep_ns(300000000ULL);
-	trace_reset();
-	events(1);
-	trace_on(1);
+	ASSERT_EQ(0, v2_watch_start(&w, getpid(), WATCH_MS));
+	t0 = now_s();
 	sleep_ns(1500000000ULL);
-	trace_on(0);
+	t1 = now_s();
+	ASSERT_EQ(0, v2_watch_stop(&w));
 	crew_stop(&c);
-	events(0);
-	tally(&t, getpid());
-	ksft_print_msg("scans=%ld pref_changes=%ld last_vote=llc%d votes llc0=%ld llc1=%ld\n",
-		       t.scans, t.pref_changes, t.last_vote, t.pref_votes[0], t.pref_votes[1]);
+	v2_span(&w, &map, t0, t1, -1, &t);
+	v2_watch_free(&w);
+	ksft_print_msg("scans=%ld pref_changes=%ld last_pref=llc%d samples=%ld preferring "
+		       "llc0=%ld llc1=%ld\n", t.scans, t.changes, pref_index(&t), t.samples,
+		       t.per_llc[0], t.per_llc[1]);
 	ASSERT_LT(0, t.scans);
-	ASSERT_EQ(1, t.last_vote);
+	ASSERT_EQ(1, pref_index(&t));
 	/* tolerance: noise of single 10 ms epochs under TCG */
-	EXPECT_LE(t.pref_votes[0] * 10, t.scans) TH_LOG("LLC 0 picked in over 10%% of scans");
+	EXPECT_LE(t.per_llc[0] * 10, t.samples) TH_LOG("LLC 0 preferred in over 10%% of the samples");
 }
 
 /*
  * Run a crew of n busy/sleeping threads, trace secs seconds of it (after
- * a settling time), with v2's events when v2 is set; returns the traced
- * time in seconds. The trace buffer is left for the caller to read.
+ * a settling time); returns the traced time in seconds. The trace buffer
+ * is left for the caller to read (v1's scans).
  */
-static double traced_crew(struct crew *c, int n, double secs, int v2)
+static double traced_crew(struct crew *c, int n, double secs)
 {
 	unsigned long long t0;
 	double el;
@@ -206,29 +169,37 @@ static double traced_crew(struct crew *c, int n, double secs, int v2)
 	crew_start(c, n, 3, 1);
 	sleep_ns(300000000ULL);
 	trace_reset();
-	if (v2)
-		events(1);
 	t0 = now_ns();
 	trace_on(1);
 	sleep_ns((unsigned long long)(secs * 1e9));
 	trace_on(0);
 	el = (now_ns() - t0) / 1e9;
 	crew_stop(c);
-	if (v2)
-		events(0);
 	return el;
 }
 
-/* Scans per second of one process with n threads, over secs seconds */
+/*
+ * v2's scans per second of this process with n threads, over secs
+ * seconds; -1 if its figures could not be read
+ */
 static double scan_rate(int n, double secs, long *scans)
 {
+	struct v2_mm m0, m1;
+	unsigned long long t0;
 	struct crew c;
-	struct tally t;
-	double el = traced_crew(&c, n, secs, 1);
+	int bad;
+	double el;
 
-	tally(&t, getpid());
-	*scans = t.scans;
-	return t.scans / el;
+	crew_start(&c, n, 3, 1);
+	sleep_ns(300000000ULL);
+	t0 = now_ns();
+	bad = v2_mm_read(getpid(), &m0);
+	sleep_ns((unsigned long long)(secs * 1e9));
+	bad |= v2_mm_read(getpid(), &m1);
+	el = (now_ns() - t0) / 1e9;
+	crew_stop(&c);
+	*scans = bad ? -1 : m1.scans - m0.scans;
+	return bad ? -1 : *scans / el;
 }
 
 /*
@@ -273,7 +244,7 @@ static double v1_scan_rate(int n, double secs, long *scans)
 	char line[512];
 	struct crew c;
 	long lines = 0;
-	double el = traced_crew(&c, n, secs, 0);
+	double el = traced_crew(&c, n, secs);
 	FILE *f;
 
 	f = fopen(TRACEFS "/trace", "r");
@@ -314,7 +285,7 @@ TEST(v1_scan_cost)
  * Busy threads, one per CPU of LLC 0, establish LLC 0 as the preference;
  * then one light thread confined to LLC 1 starts. It is never seen outside
  * its mask (exact: no tolerance), and its wakeups met the preference and
- * stayed out ("not_allowed" decisions).
+ * stayed out (its steering attempts, none of them steered: exact).
  *
  * The preference must stay on LLC 0. Margin: the light thread is on-CPU
  * 20% of the time, which TCG charges as up to 70%. It is alone in LLC 1, so
@@ -327,16 +298,18 @@ TEST(v1_scan_cost)
  */
 TEST(affinity_respected)
 {
-	struct crew a, b;
-	struct tally t;
+	long outside = 0, samples = 0, attempts, steered;
 	cpu_set_t s, allowed;
-	long outside = 0, samples = 0;
+	struct v2_watch w;
+	struct v2_span t;
+	struct crew a, b;
+	double t0;
+	char line[64];
 
 	if (!v2_ready(_metadata) || !multi_llc())
 		SKIP(return, "needs v2 and a node with several LLCs");
-	trace_reset();
-	events(1);
-	trace_on(1);
+	ASSERT_EQ(0, v2_watch_start(&w, getpid(), WATCH_MS));
+	t0 = now_s();
 	crew_start(&a, llc_size(&map, 0), 4, 0);
 	for (int i = 0; i < a.n; i++) {
 		CPU_ZERO(&s);
@@ -350,26 +323,27 @@ TEST(affinity_respected)
 	atomic_store(&b.measuring, 1);
 	sleep_ns(2000000000ULL);
 	atomic_store(&b.measuring, 0);
-	trace_on(0);
+	attempts = task_sched_value(getpid(), b.w[0].tid, "nr_wakeups_cache_attempts");
+	steered = task_sched_value(getpid(), b.w[0].tid, "nr_wakeups_cache");
+	ASSERT_EQ(0, v2_watch_stop(&w));
 	crew_stop(&b);
 	crew_stop(&a);
-	events(0);
 	for (int k = 0; k < map.nllc; k++) {
 		samples += b.w[0].samples[k];
 		if (k != 1)
 			outside += b.w[0].samples[k];
 	}
-	tally(&t, getpid());
-	ksft_print_msg("confined samples=%ld outside=%ld pref=llc%d not_allowed=%ld steered=%ld\n",
-		       samples, outside, t.last_pref, t.not_allowed, t.steered);
-	if (t.last_pref != 0) {
-		ksft_print_msg("affinity_respected: the process's last scans:\n");
-		dump_scans(getpid(), 0, 1e12, 12);
-	}
+	v2_span(&w, &map, t0, 1e12, -1, &t);
+	v2_timeline(&w, &map, t0, 1e12, line, sizeof(line));
+	v2_watch_free(&w);
+	ksft_print_msg("confined samples=%ld outside=%ld pref=llc%d (last samples %s) "
+		       "its wakeups: steering attempts=%ld steered=%ld\n",
+		       samples, outside, pref_index(&t), line, attempts, steered);
 	ASSERT_LT(0, samples);
 	EXPECT_EQ(0, outside);
-	EXPECT_EQ(0, t.last_pref);
-	EXPECT_LT(0, t.not_allowed);
+	EXPECT_EQ(0, pref_index(&t));
+	EXPECT_LT(0, attempts);
+	EXPECT_EQ(0, steered);
 }
 
 static atomic_int rt_stop;
@@ -422,16 +396,18 @@ static unsigned long long crew_runtime(struct crew *c)
  * 10% busy/sleep thread measured 25-70%), which made an earlier version of
  * this test unreliable. Tolerances: the runtimes must agree within a
  * factor 1.5 for the setup to count; LLC 0 may be chosen in at most 10% of
- * the scans (noise of single epochs).
+ * the samples of the preference (noise of single epochs).
  */
 TEST(capacity_weighting)
 {
 	pthread_t rt[3];
 	struct crew busy, full;
-	struct tally t;
-	cpu_set_t s;
 	unsigned long long r0, r1;
-	double ratio;
+	struct v2_watch w;
+	struct v2_span t;
+	double ratio, t0, t1;
+	char line[64];
+	cpu_set_t s;
 	int k;
 
 	if (!v2_ready(_metadata) || !multi_llc())
@@ -439,9 +415,9 @@ TEST(capacity_weighting)
 	k = llc_size(&map, 0) >= 3 ? 3 : 2;
 	ASSERT_LE(k, llc_size(&map, 0));
 	/*
-	 * Keep this thread (it reads the trace) out of the two LLCs compared
+	 * Keep this thread (it samples /proc) out of the two LLCs compared
 	 * where a third exists: a fair task beside the LLC 1 thread lowers
-	 * LLC 1's share, which TCG's slow trace reads made large enough once
+	 * LLC 1's share, which TCG's slow reads of the trace made large enough once
 	 * to flip the comparison.
 	 */
 	for (int c = map.ncpus - 1; c >= 0; c--)
@@ -467,45 +443,33 @@ TEST(capacity_weighting)
 	crew_pin(&full, 0, &s);
 	/* long enough for the RT tasks' PELT average (capacity) to settle */
 	sleep_ns(2000000000ULL);
-	trace_reset();
-	events(1);
-	trace_on(1);
+	ASSERT_EQ(0, v2_watch_start(&w, getpid(), WATCH_MS));
+	t0 = now_s();
 	r0 = crew_runtime(&busy);
 	r1 = crew_runtime(&full);
 	sleep_ns(2000000000ULL);
 	r0 = crew_runtime(&busy) - r0;
 	r1 = crew_runtime(&full) - r1;
-	trace_on(0);
+	t1 = now_s();
+	ASSERT_EQ(0, v2_watch_stop(&w));
 	crew_stop(&full);
 	crew_stop(&busy);
 	atomic_store(&rt_stop, 1);
 	for (int i = 0; i < k; i++)
 		pthread_join(rt[i], NULL);
-	events(0);
-	tally(&t, getpid());
+	v2_span(&w, &map, t0, t1, -1, &t);
+	v2_timeline(&w, &map, t0, t1, line, sizeof(line));
+	v2_watch_free(&w);
 	ratio = r1 ? (double)r0 / r1 : 0;
-	ksft_print_msg("rt cpus=%d runtime llc0=%.0fms llc1=%.0fms ratio=%.2f scans=%ld votes llc0=%ld (scans %ld-%ld) llc1=%ld pref_changes=%ld\n",
-		       k, r0 / 1e6, r1 / 1e6, ratio, t.scans, t.pref_votes[0],
-		       t.first_vote0, t.last_vote0, t.pref_votes[1], t.pref_changes);
+	ksft_print_msg("rt cpus=%d runtime llc0=%.0fms llc1=%.0fms ratio=%.2f scans=%ld "
+		       "samples=%ld preferring llc0=%ld llc1=%ld (last %s) pref_changes=%ld\n",
+		       k, r0 / 1e6, r1 / 1e6, ratio, t.scans, t.samples, t.per_llc[0],
+		       t.per_llc[1], line, t.changes);
 	ASSERT_LE(1 / 1.5, ratio) TH_LOG("setup: LLC 0 must have had about LLC 1's runtime");
 	ASSERT_GE(1.5, ratio) TH_LOG("setup: LLC 0 must have had about LLC 1's runtime");
 	ASSERT_LT(0, t.scans);
-	EXPECT_GE(t.scans, 10 * t.pref_votes[0]) TH_LOG("LLC 0 chosen in over 10%% of scans");
-	EXPECT_EQ(1, t.last_vote);
-}
-
-/*
- * Trace secs seconds of the running crew after a settling time; return
- * the process's tally.
- */
-static void traced_tally(struct tally *t, double settle, double secs)
-{
-	sleep_ns((unsigned long long)(settle * 1e9));
-	trace_reset();
-	trace_on(1);
-	sleep_ns((unsigned long long)(secs * 1e9));
-	trace_on(0);
-	tally(t, getpid());
+	EXPECT_GE(t.samples, 10 * t.per_llc[0]) TH_LOG("LLC 0 preferred in over 10%% of the samples");
+	EXPECT_EQ(1, pref_index(&t));
 }
 
 /*
@@ -513,15 +477,19 @@ static void traced_tally(struct tally *t, double settle, double secs)
  * an LLC's CPUs gets no preferred LLC (patch 8); with the limit off (0)
  * the same process gets one. Always-busy unpinned threads, two per CPU of
  * an LLC: 200%, against the 150% set here. Tolerances: the first half
- * second of each phase is not traced (the window before it counted other
- * threads); then at most 10% of the scans may name an LLC while the limit
- * holds, and at least half must once it is off (its first scans may still
- * count votes). The scans must have counted more than 150% at least once.
+ * second of each phase is not judged (the window before it counted other
+ * threads); then at most 10% of the samples may show a preferred LLC while
+ * the limit holds, and at least half must once it is off (its first scans
+ * may still count votes). Setup: the threads' runtime must have been more
+ * than 150% of the LLC's CPUs on average while the limit held.
  */
 TEST(wide_process_gets_no_preference)
 {
-	struct tally wide, off;
-	long wide_pref = 0, off_pref = 0;
+	unsigned long long r0, r1;
+	struct v2_span wide, off;
+	long wide_pref, off_pref;
+	double t[4], running;
+	struct v2_watch w;
 	char saved[32];
 	cpu_set_t all;
 	struct crew c;
@@ -541,55 +509,75 @@ TEST(wide_process_gets_no_preference)
 	n = 2 * llc_size(&map, 0);
 	if (n > map.ncpus)
 		n = map.ncpus;
-	events(1);
 	crew_start(&c, n, 4, 0);
-	traced_tally(&wide, 0.5, 1.5);
+	ASSERT_EQ(0, v2_watch_start(&w, getpid(), WATCH_MS));
+	sleep_ns(500000000ULL);
+	t[0] = now_s();
+	r0 = crew_runtime(&c);
+	sleep_ns(1500000000ULL);
+	r1 = crew_runtime(&c);
+	t[1] = now_s();
 	write_str(KNOBS "overagg_threads_pct", "0");
-	traced_tally(&off, 0.5, 1.5);
+	sleep_ns(500000000ULL);
+	t[2] = now_s();
+	sleep_ns(1500000000ULL);
+	t[3] = now_s();
+	ASSERT_EQ(0, v2_watch_stop(&w));
 	crew_stop(&c);
-	events(0);
 	write_str(KNOBS "overagg_threads_pct", saved);
+	v2_span(&w, &map, t[0], t[1], -1, &wide);
+	v2_span(&w, &map, t[2], t[3], -1, &off);
+	v2_watch_free(&w);
 
-	for (int k = 0; k < map.nllc; k++) {
-		wide_pref += wide.pref_votes[k];
-		off_pref += off.pref_votes[k];
-	}
-	ksft_print_msg("%d threads, LLC of %d CPUs: limit 150%%: scans=%ld with_pref=%ld max_threads=%ld; limit off: scans=%ld with_pref=%ld\n",
-		       n, llc_size(&map, 0), wide.scans, wide_pref, wide.max_threads,
-		       off.scans, off_pref);
+	running = (r1 - r0) / 1e9 / (t[1] - t[0]);
+	wide_pref = wide.samples - wide.none;
+	off_pref = off.samples - off.none;
+	ksft_print_msg("%d threads, LLC of %d CPUs: limit 150%%: %.1f running, scans=%ld "
+		       "samples=%ld with_pref=%ld; limit off: scans=%ld samples=%ld with_pref=%ld\n",
+		       n, llc_size(&map, 0), running, wide.scans, wide.samples, wide_pref,
+		       off.scans, off.samples, off_pref);
 	ASSERT_LT(0, wide.scans);
 	ASSERT_LT(0, off.scans);
-	EXPECT_LT(llc_size(&map, 0) * 150, wide.max_threads * 100)
-		TH_LOG("the scans never counted more than 150%% of the LLC's CPUs");
-	EXPECT_LE(wide_pref * 10, wide.scans) TH_LOG("a preferred LLC in over 10%% of the scans");
-	EXPECT_GE(off_pref * 2, off.scans) TH_LOG("no preferred LLC in half the scans with the limit off");
+	ASSERT_LT(llc_size(&map, 0) * 1.5, running)
+		TH_LOG("setup: the threads ran no more than 150%% of the LLC's CPUs");
+	EXPECT_LE(wide_pref * 10, wide.samples) TH_LOG("a preferred LLC in over 10%% of the samples");
+	EXPECT_GE(off_pref * 2, off.samples) TH_LOG("no preferred LLC in half the samples with the limit off");
 }
 
-/* Where every node has one LLC the static key keeps v2 inert. Exact. */
+/*
+ * Where every node has one LLC the static key keeps v2 inert: no scan,
+ * no preference, no steering attempt. Exact.
+ */
 TEST(inert_without_multi_llc_nodes)
 {
+	struct v2_mm m0, m1;
+	long attempts = 0;
 	struct crew c;
-	long n;
 
 	if (!kernel_is_v2() || llc_map_read(&map))
 		SKIP(return, "needs v2");
 	if (multi_llc())
 		SKIP(return, "a node has several LLCs here: not the inert case");
-	/* without them the count below would be 0 whatever v2 did */
-	ASSERT_TRUE(v2_traced()) TH_LOG(V2_UNTRACED);
-	trace_reset();
-	events(1);
-	trace_on(1);
+	/* without them the counts below would be 0 whatever v2 did */
+	ASSERT_EQ(0, v2_mm_read(getpid(), &m0)) TH_LOG(V2_UNSHOWN);
+	ASSERT_EQ(1, read_long(SCHEDSTATS, -1)) TH_LOG("the steering counters need schedstats");
 	crew_start(&c, 3, 4, 2);
 	sleep_ns(2000000000ULL);
+	for (int i = 0; i < c.n; i++) {
+		long a = task_sched_value(getpid(), c.w[i].tid, "nr_wakeups_cache_attempts");
+
+		ASSERT_LE(0, a) TH_LOG("no nr_wakeups_cache_attempts schedstat");
+		attempts += a;
+	}
+	ASSERT_EQ(0, v2_mm_read(getpid(), &m1));
 	crew_stop(&c);
-	trace_on(0);
-	events(0);
-	n = trace_each("sched_cache_scan", NULL, NULL) +
-	    trace_each("sched_cache_pref_llc", NULL, NULL) +
-	    trace_each("sched_cache_steer", NULL, NULL);
-	ksft_print_msg("cache-aware events with one LLC per node: %ld\n", n);
-	EXPECT_EQ(0, n);
+	ksft_print_msg("with one LLC per node: scans %ld, preference changes %ld, "
+		       "preferred LLC %ld, steering attempts %ld\n", m1.scans - m0.scans,
+		       m1.changes - m0.changes, m1.pref, attempts);
+	EXPECT_EQ(0, m1.scans - m0.scans);
+	EXPECT_EQ(0, m1.changes - m0.changes);
+	EXPECT_EQ(-1, m1.pref);
+	EXPECT_EQ(0, attempts);
 }
 
 TEST_HARNESS_MAIN

@@ -7,7 +7,7 @@
  * LLCs. It runs once with the SCHED_CACHE feature on and once with it off
  * (NO_SCHED_CACHE in /sys/kernel/debug/sched/features). For each setting the
  * test prints the share of the threads' time in their top LLC and the
- * LLC changes per second, and counts from the trace buffer:
+ * LLC changes per second, and counts (v1: from its trace; v2: see below):
  *   - scans of the process's occupancy and the LLC they pick,
  *   - wakeups that moved a task to another LLC, and those into the
  *     preferred LLC ("steered").
@@ -18,10 +18,13 @@
  * v1 (series-v1) is recognised by its tracepoints sched_select_task_rq and
  * sched_attach_task and its trace_printk() lines in task_cache_work().
  * v2 (series-v2) by what the host booted (lib/trace.h's kernel_is_v2()),
- * and observed through its tracepoints sched_cache_scan, sched_cache_pref_llc,
- * sched_cache_steer and sched_cache_migrate, which name the process, so
- * with the feature off v2 must show no scan and no steered wakeup at all;
- * a v2 kernel without them fails.
+ * and observed through what it shows of the process without tracing
+ * (lib/v2stat.h): its scans and preferred LLC in /proc/<pid>/sched, its
+ * threads' steering attempts and steered wakeups (schedstats), read while
+ * they run, so with the feature off v2 must show no scan and no steering
+ * attempt at all; a v2 kernel that does not show them fails. Its DEBUG
+ * tracepoints, when the kernel has them, must fire as well (two subtests
+ * that skip without them).
  * A kernel without the SCHED_CACHE feature skips.
  */
 #include <stdatomic.h>
@@ -33,6 +36,7 @@
 #include "kselftest.h"
 #include "lib/workload.h"
 #include "lib/trace.h"
+#include "lib/v2stat.h"
 
 /* 3 threads at a third each: one CPU's worth, fits even a 2-CPU LLC */
 #define NTHREADS	3
@@ -43,7 +47,7 @@
 /*
  * Steered wakeups (cross-LLC, into the preferred LLC) needed to call it
  * steering; measured on 2x2x4: v1 9-21, v2 more. With the feature off, v2
- * must show none (its tracepoint names the process: exact); v1's tracepoint
+ * must show none (its counters are the process's own: exact); v1's tracepoint
  * names no task, so other tasks' wakeups into that LLC count too (measured
  * 1 per run): at most STEER_OFF_MAX and a quarter of the "on" count.
  */
@@ -62,11 +66,12 @@
 struct counts {
 	long scan_lines, scans, picks[CAS_MAX_CPUS];
 	long select, xllc_wakeups, steered, attach, xllc_attach;
+	long decisions;		/* v2: its sched_cache_steer events */
 	long overloaded, numa, not_allowed;
 	int pref;
 };
 
-static int is_v2;
+static int is_v2, v2_events;	/* v2, and with its DEBUG tracepoints */
 static pid_t child;	/* the measured process: exactly NTHREADS threads */
 
 static struct llc_map map;
@@ -166,7 +171,7 @@ static void v2_steer(const char *f, void *arg)
 
 	if (trace_field(f, "tgid", -1) != child)
 		return;
-	c->select++;
+	c->decisions++;
 	trace_field_str(f, "reason", reason, sizeof(reason));
 	c->steered += !strcmp(reason, "steered");
 	c->overloaded += !strcmp(reason, "overloaded");
@@ -199,6 +204,24 @@ static void parse_trace_v2(struct counts *c)
 	for (int k = 0; k < map.nllc; k++)
 		if (c->picks[k] && (c->pref < 0 || c->picks[k] > c->picks[c->pref]))
 			c->pref = k;
+}
+
+/*
+ * v2's own figures of the child, read while its threads run (a thread's
+ * schedstats go with it): they replace what the tracepoints counted of
+ * scans, preference and steering.
+ */
+struct v2_read {
+	struct v2_mm mm;
+	struct v2_steer st;
+};
+
+static void v2_counts(struct counts *c, const struct v2_read *r)
+{
+	c->scans = r->mm.scans;
+	c->pref = llc_of_cpu_id(&map, r->mm.pref);
+	c->select = r->st.attempts;
+	c->steered = r->st.steered;
 }
 
 /* Second pass: wakeups that crossed into the preferred LLC. */
@@ -275,6 +298,7 @@ static void run_child(void)
 
 static void run_setting(int feat_on, struct placement *pl, struct counts *c)
 {
+	struct v2_read r = { .mm = { .scans = -1 }, .st = { -1, -1 } };
 	unsigned long long t0;
 
 	sched_feat_set("SCHED_CACHE", feat_on);
@@ -297,11 +321,16 @@ static void run_setting(int feat_on, struct placement *pl, struct counts *c)
 	atomic_store(&sh->measuring, 0);
 	imbalance_phase();
 	trace_on(0);
+	if (is_v2) {
+		v2_mm_read(child, &r.mm);
+		v2_steer_read(child, &r.st);
+	}
 	atomic_store(&sh->stop, 1);
 	waitpid(child, NULL, 0);
 	placement_of(workers, NTHREADS, map.nllc, MEASURE_S, pl);
 	if (is_v2) {
 		parse_trace_v2(c);
+		v2_counts(c, &r);
 	} else {
 		parse_trace(c);
 		c->steered = count_steered(c->pref);
@@ -313,7 +342,7 @@ static void run_setting(int feat_on, struct placement *pl, struct counts *c)
 		       feat_on ? "on " : "off", pl->share_pct, pl->changes_per_s, c->scans,
 		       c->scans / ((now_ns() - t0) / 1e9),
 		       c->pref >= 0 ? map.first_cpu[c->pref] : -1,
-		       is_v2 ? "steer_decisions" : "select_task_rq", c->select,
+		       is_v2 ? "steer_attempts" : "select_task_rq", c->select,
 		       c->xllc_wakeups, c->steered, c->attach, c->xllc_attach,
 		       c->overloaded, c->numa, c->not_allowed, (now_ns() - t0) / 1e9);
 }
@@ -325,7 +354,7 @@ static void enable_events(int on)
 					   "sched_cache_steer", "sched_cache_migrate" };
 
 	if (is_v2) {
-		for (size_t i = 0; i < sizeof(v2) / sizeof(v2[0]); i++)
+		for (size_t i = 0; v2_events && i < sizeof(v2) / sizeof(v2[0]); i++)
 			trace_event_enable(v2[i], on);
 	} else {
 		for (size_t i = 0; i < sizeof(v1) / sizeof(v1[0]); i++)
@@ -337,13 +366,17 @@ int main(void)
 {
 	struct placement on, off;
 	struct counts con, coff;
+	long schedstats = -1;
 
 	ksft_print_header();
 	if (!sched_feat_exists("SCHED_CACHE"))
 		ksft_exit_skip("no SCHED_CACHE sched feature: kernel without cache-aware scheduling\n");
 	is_v2 = kernel_is_v2();
-	if (is_v2 && !v2_traced())
-		ksft_exit_fail_msg(V2_UNTRACED "\n");
+	if (is_v2 && !v2_shown())
+		ksft_exit_fail_msg(V2_UNSHOWN "\n");
+	if (is_v2 && (schedstats = schedstats_on()) < 0)
+		ksft_exit_fail_msg("cannot switch schedstats on: v2's steering counters need them\n");
+	v2_events = is_v2 && v2_traced();
 	if (!is_v2 && !trace_event_exists("sched_select_task_rq"))
 		ksft_exit_skip("neither v1 nor v2 tracepoints\n");
 	if (llc_map_read(&map) || map.nllc < 2)
@@ -364,23 +397,36 @@ int main(void)
 	run_setting(0, &off, &coff);
 	sched_feat_set("SCHED_CACHE", 1);
 	enable_events(0);
+	schedstats_restore(schedstats);
 
 	/* subtest names stay fixed (tests/expect.tsv names them); figures go to diagnostics */
 	ksft_print_msg("steered into the preferred LLC: on %ld (at least %d), off %ld; "
-		       "scans on %ld, off %ld; steering decisions on %ld, off %ld\n",
+		       "scans on %ld, off %ld; steering attempts on %ld, off %ld\n",
 		       con.steered, is_v2 ? V2_STEER_ON_MIN : STEER_ON_MIN, coff.steered,
 		       con.scans, coff.scans, con.select, coff.select);
 	ksft_test_result(con.pref >= 0, "scan_picks_preferred_llc\n");
 	ksft_test_result(con.steered >= (is_v2 ? V2_STEER_ON_MIN : STEER_ON_MIN),
 			 "wakeups_steered_with_feature\n");
 	if (is_v2) {
-		/* v2 traces name the process: exact expectations, no tolerance */
+		/* v2's counters are the process's own: exact, no tolerance */
 		ksft_test_result(con.scans > 0 && coff.scans == 0, "scan_runs_only_with_feature\n");
 		ksft_test_result(coff.steered == 0 && coff.select == 0,
 				 "no_steering_without_feature\n");
-		ksft_test_result(con.select > 0, "tracepoint_sched_cache_steer_fires\n");
-		ksft_test_result(con.xllc_wakeups + con.attach + coff.attach > 0,
-				 "tracepoint_sched_cache_migrate_fires\n");
+		if (v2_events) {
+			ksft_print_msg("tracepoints: steer decisions on %ld, off %ld; "
+				       "cross-LLC moves on %ld, off %ld\n", con.decisions,
+				       coff.decisions, con.xllc_wakeups + con.attach,
+				       coff.xllc_wakeups + coff.attach);
+			ksft_test_result(con.decisions > 0 && coff.decisions == 0,
+					 "tracepoint_sched_cache_steer_fires\n");
+			ksft_test_result(con.xllc_wakeups + con.attach + coff.attach > 0,
+					 "tracepoint_sched_cache_migrate_fires\n");
+		} else {
+			ksft_test_result_code(KSFT_SKIP, "tracepoint_sched_cache_steer_fires",
+					      "no DEBUG tracepoints in this kernel");
+			ksft_test_result_code(KSFT_SKIP, "tracepoint_sched_cache_migrate_fires",
+					      "no DEBUG tracepoints in this kernel");
+		}
 	} else {
 		/* off: at most STEER_OFF_MAX into the preferred LLC, and a quarter of on */
 		ksft_test_result(con.scans > 0 && coff.scans > 0, "scan_runs\n");

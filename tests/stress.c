@@ -15,7 +15,13 @@
  * lines in its summary.
  *
  * The storms run on every kernel (unpatched and v1 too, as a baseline);
- * what needs v2 (its knobs, its scan tracepoint) is checked only there.
+ * what needs v2 (its knobs, its scans) is checked only there. On v2 with a
+ * node of several LLCs, a canary process (two threads, each busy a tenth
+ * of the time) runs beside each storm, and its scans, which
+ * /proc/<pid>/sched counts, must have run during the storm: the scan work
+ * was live while the storm ran. With v2's DEBUG tracepoints, the scans of
+ * the storm's own processes must have run too (their sched_cache_scan
+ * events: the processes are gone by the report).
  */
 #include <sched.h>
 #include <poll.h>
@@ -28,6 +34,7 @@
 #include "kselftest_harness.h"
 #include "lib/crew.h"
 #include "lib/trace.h"
+#include "lib/v2stat.h"
 
 #define KNOBS		"/sys/kernel/debug/sched/cache/"
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
@@ -91,8 +98,32 @@ static int v2(void)
 FIXTURE(stress) {
 	char self[256];
 	unsigned long long t0;
-	int scan_trace;		/* the scans that ran meanwhile are counted */
+	pid_t canary;		/* v2: the process whose scans are counted */
+	int traced;		/* v2 with sched_cache_scan: the storm's scans too */
 };
+
+static void *canary_thread(void *arg)
+{
+	for (;;) {
+		spin_ns(1000000ULL);
+		sleep_ns(9000000ULL);
+	}
+	return NULL;
+}
+
+/* Two threads a tenth busy each, until the parent goes */
+static pid_t canary_start(void)
+{
+	pid_t pid = fork();
+	pthread_t t;
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pthread_create(&t, NULL, canary_thread, NULL);
+	canary_thread(NULL);
+	_exit(0);
+}
 
 FIXTURE_SETUP(stress)
 {
@@ -103,9 +134,14 @@ FIXTURE_SETUP(stress)
 	ASSERT_LT(0, n);
 	self->self[n] = '\0';
 	numa_balancing_off();
-	self->scan_trace = kernel_is_v2() && multi_llc_node(&map);
-	if (self->scan_trace) {
-		ASSERT_TRUE(v2_traced()) TH_LOG(V2_UNTRACED);
+	self->canary = 0;
+	if (kernel_is_v2() && multi_llc_node(&map)) {
+		ASSERT_TRUE(v2_shown()) TH_LOG(V2_UNSHOWN);
+		self->canary = canary_start();
+		ASSERT_LT(0, self->canary);
+		self->traced = v2_traced();
+	}
+	if (self->traced) {
 		write_str(TRACEFS "/buffer_size_kb", "4096");
 		trace_reset();
 		trace_event_enable("sched_cache_scan", 1);
@@ -116,36 +152,54 @@ FIXTURE_SETUP(stress)
 
 FIXTURE_TEARDOWN(stress)
 {
-	if (self->scan_trace) {
+	if (self->canary > 0) {
+		kill(self->canary, SIGKILL);
+		waitpid(self->canary, NULL, 0);
+	}
+	if (self->traced) {
 		trace_on(0);
 		trace_event_enable("sched_cache_scan", 0);
 	}
 }
 
+/* sched_cache_scan events of processes other than @canary */
+static void count_other(const char *fields, void *arg)
+{
+	long *n = arg;
+
+	*n += trace_field(fields, "tgid", -1) != n[1];
+}
+
 /*
- * The storm's "stress:" line; with the scan traced (v2 on a node with
- * several LLCs), scans must have run during the storm (counted for every
- * process: the storm's processes are all the load there is).
+ * The storm's "stress:" line; with a canary (v2 on a node with several
+ * LLCs), its scans must have run during the storm.
  */
 static void report(struct __test_metadata *_metadata, FIXTURE_DATA(stress) *self,
 		   int which, int done, int failed, const char *extra)
 {
 	double secs = (now_ns() - self->t0) / 1e9;
-	long scans = -1;
+	struct v2_mm m = { .scans = -1 };
+	long storm[2] = { 0, self->canary };
 
-	if (self->scan_trace)
-		scans = trace_each("sched_cache_scan", NULL, NULL);
+	if (self->canary > 0 && v2_mm_read(self->canary, &m))
+		m.scans = -1;
+	if (self->traced)
+		trace_each("sched_cache_scan", count_other, storm);
 	ksft_print_msg("stress: %s: %d of %d (%s form), %d failed, %.1fs%s%s",
 		       counts[which].name, done, rounds_of(which),
 		       full_form() ? "full" : "short", failed, secs,
 		       extra ? ", " : "", extra ? extra : "");
-	if (scans >= 0)
-		printf(", %ld scans meanwhile", scans);
+	if (self->canary > 0)
+		printf(", %ld scans of a canary meanwhile", m.scans);
+	if (self->traced)
+		printf(", %ld of the storm's processes", storm[0]);
 	printf("\n");
 	EXPECT_EQ(rounds_of(which), done) TH_LOG("time limit reached");
 	EXPECT_EQ(0, failed);
-	if (self->scan_trace)
-		EXPECT_LT(0, scans) TH_LOG("no scan overlapped the storm");
+	if (self->canary > 0)
+		EXPECT_LT(0, m.scans) TH_LOG("no scan overlapped the storm");
+	if (self->traced)
+		EXPECT_LT(0, storm[0]) TH_LOG("none of the storm's processes was scanned");
 }
 
 static void *spin_forever(void *arg)
@@ -665,6 +719,11 @@ TEST_F_TIMEOUT(stress, fork_exit, 4500)
 		pid = wait(&st);
 		if (pid < 0)
 			break;
+		if (pid == self->canary) {	/* not a round: the canary died */
+			failed++;
+			self->canary = 0;
+			continue;
+		}
 		running--;
 		done++;
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)

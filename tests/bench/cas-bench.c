@@ -25,14 +25,17 @@
  * from the generic sched_migrate_task event: a wakeup's when it falls
  * between the task's sched_waking and sched_wakeup events, the load
  * balancer's otherwise (nothing else moves these threads: no affinity
- * change, no exec, NUMA balancing off). Preferences, scans and the scan's
- * CPU time come from v2's tracepoints and are printed only where they
- * exist. Under QEMU TCG nothing here measures caches.
+ * change, no exec, NUMA balancing off). v2's preferences and scans come
+ * from what it shows without tracing (/proc/<pid>/sched, lib/v2stat.h)
+ * and are printed only where it shows them; the scan's CPU time only
+ * from its DEBUG tracepoint, where that exists. Under QEMU TCG nothing
+ * here measures caches.
  */
 #include <limits.h>
 #include <linux/futex.h>
 #include "lib/trace.h"
 #include "lib/crew.h"
+#include "lib/v2stat.h"
 
 #define WARMUP_S	2.0
 #define SAMPLE_MS	100
@@ -52,7 +55,8 @@
 
 static const char *wl;
 static int occ_out;
-static int has_v2_events;
+static int has_v2_events;	/* v2's DEBUG tracepoints: the scan's time */
+static int has_v2;		/* v2's figures in /proc/<pid>/sched */
 
 static void metric(const char *name, double v)
 {
@@ -297,8 +301,8 @@ static void sample(struct run *r, double secs)
 /* What the trace buffer says about the run's threads and processes */
 struct trace_sum {
 	long wakeup_moves, lb_moves, out_of_home;
-	long scans, scan_ns, pref_changes;
-	int has_ns, pref[2];
+	long scan_ns;
+	int has_ns;
 };
 
 static int thread_index(struct run *r, int tid)
@@ -309,14 +313,6 @@ static int thread_index(struct run *r, int tid)
 		for (int i = 0; i < r->c[k]->n; i++, idx++)
 			if (r->c[k]->sh->w[i].tid == tid)
 				return idx;
-	return -1;
-}
-
-static int crew_of_tgid(struct run *r, int tgid)
-{
-	for (int k = 0; k < r->nc; k++)
-		if (r->c[k]->pid == tgid)
-			return k;
 	return -1;
 }
 
@@ -343,11 +339,10 @@ static void trace_read(struct run *r, int home, struct trace_sum *t)
 	int waking[2 * CAS_MAX_CPUS] = { 0 };
 
 	memset(t, 0, sizeof(*t));
-	t->pref[0] = t->pref[1] = -1;
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		int w, k;
+		int w;
 
 		if (trace_is_event(line, "sched_cache_scan", &fl)) {
 			long ns = trace_field(fl, "ns", -1);
@@ -356,13 +351,6 @@ static void trace_read(struct run *r, int home, struct trace_sum *t)
 				t->has_ns = 1;
 				t->scan_ns += ns;
 			}
-			k = crew_of_tgid(r, trace_field(fl, "tgid", -1));
-			if (k >= 0) {
-				t->scans++;
-				t->pref[k] = trace_field(fl, "pref_llc", -1);
-			}
-		} else if (trace_is_event(line, "sched_cache_pref_llc", &fl)) {
-			t->pref_changes += crew_of_tgid(r, trace_field(fl, "tgid", -1)) >= 0;
 		} else if (trace_is_event(line, "sched_waking", &fl) ||
 			   trace_is_event(line, "sched_wakeup", &fl)) {
 			w = thread_index(r, trace_field(fl, "pid", -1));
@@ -391,24 +379,34 @@ static void events(int on)
 	trace_event_enable("sched_waking", on);
 	trace_event_enable("sched_wakeup", on);
 	trace_event_enable("sched_migrate_task", on);
-	if (has_v2_events) {
+	if (has_v2_events)
 		trace_event_enable("sched_cache_scan", on);
-		trace_event_enable("sched_cache_pref_llc", on);
-	}
 }
 
 /* Run the crews (already started) through warm-up and measurement */
 static void measure(struct run *r, double secs)
 {
-	struct trace_sum t;
-	long top = 0, ops = 0;
 	int home = 0, n = all_threads(r), usable = n < map.ncpus ? n : map.ncpus;
+	struct v2_mm m0[2], m1[2];
+	long top = 0, ops = 0, scans = 0, changes = 0;
+	struct trace_sum t;
+	int v2 = has_v2;
 
 	sleep_ns(WARMUP_S * 1e9);
 	trace_reset();
 	events(1);
+	for (int k = 0; k < r->nc; k++)
+		v2 = v2 && !v2_mm_read(r->c[k]->pid, &m0[k]);
 	sample(r, secs);
+	for (int k = 0; k < r->nc; k++)
+		v2 = v2 && !v2_mm_read(r->c[k]->pid, &m1[k]);
 	events(0);
+	if (has_v2 && !v2)
+		printf("# %s: v2's figures of a process could not be read\n", wl);
+	for (int k = 0; v2 && k < r->nc; k++) {
+		scans += m1[k].scans - m0[k].scans;
+		changes += m1[k].changes - m0[k].changes;
+	}
 	for (int l = 0; l < map.nllc; l++)
 		if (r->per_llc[l] > top) {
 			top = r->per_llc[l];
@@ -432,17 +430,17 @@ static void measure(struct run *r, double secs)
 	metric("oncpu_pct", 100.0 * r->oncpu / (r->secs * 1e9 * usable));
 	metric("runq_wait_pct", 100.0 * r->wait / (r->secs * 1e9 * n));
 	metric("ops_per_s", ops / r->secs);
-	if (has_v2_events) {
-		tmetric("pref_llc_changes_per_s", t.pref_changes / r->secs);
-		tmetric("scans_per_mm_per_s", t.scans / (r->secs * r->nc));
-		if (t.has_ns)
-			tmetric("scan_cpu_pct", 100.0 * t.scan_ns / (r->secs * 1e9 * map.ncpus));
+	if (v2) {
+		metric("pref_llc_changes_per_s", changes / r->secs);
+		metric("scans_per_mm_per_s", scans / (r->secs * r->nc));
 		if (r->nc == 2) {
-			int d = (t.pref[0] >= 0) + (t.pref[1] >= 0 && t.pref[1] != t.pref[0]);
+			long p0 = m1[0].pref, p1 = m1[1].pref;
 
-			tmetric("distinct_pref_llcs", d);
+			metric("distinct_pref_llcs", (p0 >= 0) + (p1 >= 0 && p1 != p0));
 		}
 	}
+	if (has_v2_events && t.has_ns)
+		tmetric("scan_cpu_pct", 100.0 * t.scan_ns / (r->secs * 1e9 * map.ncpus));
 }
 
 static void stop_all(struct run *r)
@@ -532,11 +530,11 @@ static int hackbench(int groups, int all)
 	char g[16], l[16], line[256];
 	unsigned long long t0;
 	double t = -1, wall;
-	long moves = 0, wakeup_moves = 0, scans = 0, scan_ns = 0, pref_scans = 0, changes = 0;
+	long moves = 0, wakeup_moves = 0, scans = 0, scan_ns = 0, pref_samples = 0, changes = 0;
 	static unsigned char waking[HB_MAX_PID];
-	long max_threads = -1;
 	double first_pref = -1, first_scan = -1;
-	int fd[2], status, has_ns = 0;
+	int fd[2], status, has_ns = 0, v2 = 0;
+	struct v2_watch w;
 	pid_t pid;
 	FILE *f;
 
@@ -548,10 +546,8 @@ static int hackbench(int groups, int all)
 	trace_event_enable("sched_waking", 1);
 	trace_event_enable("sched_wakeup", 1);
 	trace_event_enable("sched_migrate_task", 1);
-	if (has_v2_events) {
+	if (has_v2_events)
 		trace_event_enable("sched_cache_scan", 1);
-		trace_event_enable("sched_cache_pref_llc", 1);
-	}
 	if (pipe(fd))
 		return 1;
 	trace_on(1);
@@ -566,6 +562,9 @@ static int hackbench(int groups, int all)
 		_exit(127);
 	}
 	close(fd[1]);
+	/* its scans, sampled every epoch until it exits (the last ms are lost) */
+	if (has_v2)
+		v2 = !v2_watch_start(&w, pid, 10);
 	f = fdopen(fd[0], "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "Time: %lf", &t) != 1 && strncmp(line, "Running", 7))
@@ -578,9 +577,30 @@ static int hackbench(int groups, int all)
 	trace_event_enable("sched_waking", 0);
 	trace_event_enable("sched_wakeup", 0);
 	trace_event_enable("sched_migrate_task", 0);
-	if (has_v2_events) {
+	if (has_v2_events)
 		trace_event_enable("sched_cache_scan", 0);
-		trace_event_enable("sched_cache_pref_llc", 0);
+	if (v2) {
+		int n;
+
+		/* it stops at the exit: reading the gone process failed */
+		v2_watch_stop(&w);
+		n = atomic_load(&w.n);
+		for (int i = 0; i < n; i++) {
+			pref_samples += w.s[i].pref >= 0;
+			if (first_scan < 0 && w.s[i].scans > 0)
+				first_scan = w.s[i].t;
+			if (first_pref < 0 && w.s[i].pref >= 0)
+				first_pref = w.s[i].t;
+		}
+		if (n) {
+			scans = w.s[n - 1].scans;
+			changes = w.s[n - 1].changes;
+		}
+		v2_watch_free(&w);
+		if (!n) {
+			printf("# %s: v2's figures of hackbench could not be read\n", wl);
+			v2 = 0;
+		}
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) || t < 0) {
 		printf("# %s: %s -T -p -g %s -l %s failed or printed no time\n", wl, prog, g, l);
@@ -593,29 +613,12 @@ static int hackbench(int groups, int all)
 		int from, to;
 
 		if (trace_is_event(line, "sched_cache_scan", &fl)) {
-			long ns = trace_field(fl, "ns", -1), nr;
+			long ns = trace_field(fl, "ns", -1);
 
 			if (ns >= 0) {
 				has_ns = 1;
 				scan_ns += ns;
 			}
-			if (trace_field(fl, "tgid", -1) != pid)
-				continue;
-			scans++;
-			pref_scans += trace_field(fl, "pref_llc", -1) >= 0;
-			nr = trace_field(fl, "threads", -1);
-			if (nr > max_threads)
-				max_threads = nr;
-			if (first_scan < 0)
-				first_scan = trace_time(line);
-			continue;
-		}
-		if (trace_is_event(line, "sched_cache_pref_llc", &fl)) {
-			if (trace_field(fl, "tgid", -1) != pid)
-				continue;
-			changes++;
-			if (first_pref < 0 && trace_field(fl, "new_llc", -1) >= 0)
-				first_pref = trace_time(line);
 			continue;
 		}
 		if (trace_is_event(line, "sched_waking", &fl) ||
@@ -647,17 +650,17 @@ static int hackbench(int groups, int all)
 	tmetric("llc_migrations_per_s", moves / wall);
 	tmetric("lb_llc_migrations_per_s", (moves - wakeup_moves) / wall);
 	tmetric("wakeup_llc_migrations_per_s", wakeup_moves / wall);
-	if (has_v2_events) {
-		tmetric("scans_per_mm_per_s", scans / wall);
-		tmetric("pref_llc_changes_per_s", changes / wall);
-		if (has_ns)
-			tmetric("scan_cpu_pct", 100.0 * scan_ns / (wall * 1e9 * map.ncpus));
-		/* when the process got a preference, and what the scans saw */
-		printf("# %s: %ld scans, %ld of them with a preferred LLC, %ld changes, "
-		       "most threads counted in a window %ld, first preference %.0f ms "
-		       "after the first scan\n", wl, scans, pref_scans, changes, max_threads,
-		       first_pref >= 0 && first_scan >= 0 ? (first_pref - first_scan) * 1e3 : -1.0);
+	if (v2) {
+		metric("scans_per_mm_per_s", scans / wall);
+		metric("pref_llc_changes_per_s", changes / wall);
+		/* when the process got a preference (to a sample's 10 ms) */
+		printf("# %s: %ld scans, %ld changes, a preferred LLC in %ld samples, "
+		       "the first %.0f ms after the first scan\n", wl, scans, changes,
+		       pref_samples, first_pref >= 0 && first_scan >= 0 ?
+		       (first_pref - first_scan) * 1e3 : -1.0);
 	}
+	if (has_v2_events && has_ns)
+		tmetric("scan_cpu_pct", 100.0 * scan_ns / (wall * 1e9 * map.ncpus));
 	return 0;
 }
 
@@ -674,6 +677,7 @@ int main(int argc, char **argv)
 	wl = argv[1];
 	occ_out = argc > 3 && !strcmp(argv[3], "occ");
 	has_v2_events = v2_traced();
+	has_v2 = v2_shown();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	numa_balancing_off();
 	write_str(TRACEFS "/buffer_size_kb", "4096");
