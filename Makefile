@@ -42,7 +42,7 @@ SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
 LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
 
-.PHONY: help deps tree series kernel guest initramfs boot-test boot-test-each run selftest lb-compare bench rfc test test-full clean distclean FORCE
+.PHONY: help deps tree series kernel guest initramfs boot-test boot-test-each run selftest lb-compare bench rfc test test-full nofeature-check clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -81,15 +81,17 @@ help:
 	@echo '              and check results; verified: git am on a fresh base, build, checkpatch,'
 	@echo '              bodies, subjects (FROM=, SIGNOFF= "Name <mail>")'
 	@echo '  test        what CI runs: check, selftest, boot-test of none on 2x2x4 and of'
-	@echo '              v2 on four topologies; stops at the first failure'
-	@echo '  test-full   test, then none on the other three topologies, v1 on 2x2x4 and'
-	@echo '              lb-compare (a third kernel); run it before posting'
+	@echo '              v2 on four topologies, v2-nodebug on 2x2x4; stops at the first failure'
+	@echo '  test-full   test, then none on the other three topologies, v1 on 2x2x4,'
+	@echo '              lb-compare and nofeature-check; run it before posting'
+	@echo '  nofeature-check  v2-nodebug with CONFIG_SCHED_CACHE off must fail every v2 test,'
+	@echo '              each for not seeing v2 (the tests'"'"' negative control)'
 	@echo '  clean       remove logs, guest programs and initramfs images'
 	@echo '  distclean   remove $$(BUILD) (refuses if a source tree has local changes)'
 	@echo
 	@echo 'Variables (current value):'
 	@echo '  SERIES=$(SERIES)      none (unpatched), v1, v2, or v2-nodebug (v2 without its DEBUG patch)'
-	@echo '  CONFIG=$(CONFIG)      base (qemu/configs/base.config on tinyconfig), or debug'
+	@echo '  CONFIG=$(CONFIG)      base (qemu/configs/base.config on tinyconfig), debug, or nofeature (CONFIG_SCHED_CACHE off)'
 	@echo '                    (adds qemu/configs/debug.config: KASAN, kmemleak, DEBUG_LIST,'
 	@echo '                    lockdep, CPU hotplug; own output folder; full stress counts)'
 	@echo '  STRESS=$(STRESS)     stress.c counts: full (default with CONFIG=debug) or short'
@@ -186,13 +188,29 @@ test:
 	@$(MAKE) --no-print-directory boot-test SERIES=v2 TOPOLOGY="$(TEST_TOPOLOGIES)"
 	@$(MAKE) --no-print-directory boot-test SERIES=v2-nodebug TOPOLOGY=2x2x4
 
+# The v2 tests' negative control: series-v2 without its DEBUG patch and
+# with CONFIG_SCHED_CACHE off (CONFIG=nofeature), booted as v2-nodebug on
+# 2x2x4, must fail every v2 test, each for not seeing v2
+# (qemu/nofeature-check.sh). A kernel build and a short boot: in test-full.
+NOFEATURE_LOGS := $(BUILD)/logs/v2-nodebug-nofeature/2x2x4
+nofeature-check:
+	@$(MAKE) --no-print-directory kernel SERIES=v2-nodebug CONFIG=nofeature
+	@rm -rf $(NOFEATURE_LOGS)
+	@if $(MAKE) --no-print-directory boot-test SERIES=v2-nodebug CONFIG=nofeature TOPOLOGY=2x2x4 \
+		TESTS=balance,sched_cache,steering,stress >$(BUILD)/nofeature-check.log 2>&1; then \
+		echo "nofeature-check: the v2 tests passed without the feature ($(BUILD)/nofeature-check.log)" >&2; \
+		exit 1; \
+	fi
+	@qemu/nofeature-check.sh $(NOFEATURE_LOGS)/results.log $(BUILD)/nofeature-check.log
+
 # make test, plus what needs the v1 kernel as well (a third cold build): the
 # unpatched kernel on the other topologies, v1's steering baseline on 2x2x4,
-# and make lb-compare. Run it before posting.
+# make lb-compare, and the v2 tests' negative control. Run it before posting.
 test-full: test
 	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="$(filter-out 2x2x4,$(TEST_TOPOLOGIES))"
 	@$(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
+	@$(MAKE) --no-print-directory nofeature-check
 
 clean:
 	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/bench-guest $(BUILD)/lb-compare $(BUILD)/bench $(BUILD)/rfc $(BUILD)/rfc-* $(BUILD)/initramfs-*.cpio.gz

@@ -29,20 +29,24 @@ if [ "$(cat "$out/.fragment-stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.c
 	kmake tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null
 	kmake olddefconfig >/dev/null
-	for f in "$@"; do
-		grep -E '^(# )?CONFIG_[A-Z0-9_]+( is not set|=.*)$' "$f" | while read -r line; do
-			case $line in
-			"# "*) opt=${line#\# }; opt=${opt%% *}
-			       ! grep -q "^$opt=" "$out/.config" || echo "$opt"
-			       ;;
-			*)     grep -qxF "$line" "$out/.config" || echo "${line%%=*}" ;;
-			esac
-		done
+	# what the fragments want, the last fragment naming an option winning
+	# (as merge_config.sh merges them: CONFIG=nofeature turns off what the
+	# series fragment turned on)
+	cat "$@" | grep -E '^(# )?CONFIG_[A-Z0-9_]+( is not set|=.*)$' | awk '
+		{ opt = $0; sub(/^# /, "", opt); sub(/[ =].*/, "", opt)
+		  if (!(opt in want)) order[n++] = opt; want[opt] = $0 }
+		END { for (i = 0; i < n; i++) print want[order[i]] }' | while read -r line; do
+		case $line in
+		"# "*) opt=${line#\# }; opt=${opt%% *}
+		       ! grep -q "^$opt=" "$out/.config" || echo "$opt"
+		       ;;
+		*)     grep -qxF "$line" "$out/.config" || echo "${line%%=*}" ;;
+		esac
 	done >"$out/.config-missed"
 	if [ -s "$out/.config-missed" ]; then
 		while read -r opt; do
 			printf 'kernel: error: %s: wanted "%s", got "%s"\n' "$opt" \
-				"$(grep -h -E "(^|# )$opt[= ]" "$@" | head -1)" \
+				"$(grep -h -E "(^|# )$opt[= ]" "$@" | tail -1)" \
 				"$(grep -E "(^|# )$opt[= ]" "$out/.config" || echo 'not set (dependency missing?)')" >&2
 		done <"$out/.config-missed"
 		exit 1

@@ -369,11 +369,12 @@ int main(void)
 	long schedstats = -1;
 
 	ksft_print_header();
-	if (!sched_feat_exists("SCHED_CACHE"))
-		ksft_exit_skip("no SCHED_CACHE sched feature: kernel without cache-aware scheduling\n");
+	/* a kernel expected to be v2 fails without it, whatever else it has */
 	is_v2 = kernel_is_v2();
 	if (is_v2 && !v2_shown())
 		ksft_exit_fail_msg(V2_UNSHOWN "\n");
+	if (!sched_feat_exists("SCHED_CACHE"))
+		ksft_exit_skip("no SCHED_CACHE sched feature: kernel without cache-aware scheduling\n");
 	if (is_v2 && (schedstats = schedstats_on()) < 0)
 		ksft_exit_fail_msg("cannot switch schedstats on: v2's steering counters need them\n");
 	v2_events = is_v2 && v2_traced();
