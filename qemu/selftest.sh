@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 5 + 5 + 6 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 6 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -129,6 +129,23 @@ expect FAIL expect-subtest-missing "$d" 0 "topology: global.llcs missing"
 d=$(fixture unexpected-program)
 sed -i -e 's/^1\.\.2$/1..3/' -e 's/^# cas: done$/ok 3 mystery\n# cas: done/' "$d/results.log"
 expect FAIL expect-no-line "$d" 0 "mystery: no line of expect.tsv says what to expect"
+
+# make nofeature-check's judge (qemu/nofeature-check.sh): the captured boot
+# of v2-nodebug without the feature passes it; a v2 test that passed there,
+# or failed for another reason than not seeing v2, fails it
+nofeature() {	# PASS|FAIL NAME WHY: on NFDIR/results.log
+	local got=PASS
+	"$top/qemu/nofeature-check.sh" "$nfdir/results.log" /dev/null >"$nfdir.out" 2>&1 || got=FAIL
+	judge "$1" "$got" "$2" "$nfdir.out" "$3"
+}
+nfdir=$work/nofeature; mkdir -p "$nfdir"
+cp "$fx/v2-nodebug-nofeature-results.log" "$nfdir/results.log"
+nofeature PASS nofeature-captured "each for not seeing v2"
+sed -i 's/^not ok 3 steering$/ok 3 steering/' "$nfdir/results.log"
+nofeature FAIL nofeature-test-passed "steering passed or skipped on a kernel without the feature"
+cp "$fx/v2-nodebug-nofeature-results.log" "$nfdir/results.log"
+sed -i '/without sched_cache/d' "$nfdir/results.log"
+nofeature FAIL nofeature-other-reason "balance failed, but not for want of v2's figures"
 
 # make rfc quotes only a bench of the series' own code whose checks passed
 # (qemu/bench-accept.sh): a stale identity, a failed check, no v2 identity
