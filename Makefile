@@ -23,9 +23,11 @@ FORCE      ?= 0
 APPEND     ?=
 RUNS       ?= 3
 SECS       ?= 10
+BOOTS      ?= 3
+SWEEP_SECS ?= 4
 
 KUNIT_PY   := $(abspath $(BUILD))/linux-base/tools/testing/kunit/kunit.py
-export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS
+export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS SWEEP_SECS
 
 SRC        := $(BUILD)/src-$(SERIES)
 OUT        := $(BUILD)/out-$(SERIES)$(if $(filter base,$(CONFIG)),,-$(CONFIG))
@@ -42,7 +44,7 @@ SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
 LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
 
-.PHONY: help deps tree series kernel guest initramfs boot-test boot-test-each run selftest lb-compare bench rfc test test-full nofeature-check clean distclean FORCE
+.PHONY: help deps tree series kernel guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -76,6 +78,12 @@ help:
 	@echo '  bench       boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)), run the workloads'
 	@echo '              (fit ring saturate pair latency hackbench-1 hackbench-N) $$(RUNS) times:'
 	@echo '              $$(BUILD)/bench/results.tsv, table.txt, occupancy.png, v2 checks'
+	@echo '  sweep       the load sweep on each $$(TOPOLOGY) (default 2x2x4 and 1x4x2): threads x'
+	@echo '              on-CPU share x burst length, none and v2 booted side by side,'
+	@echo '              the cells near an edge in $$(BOOTS) boots; per cell v2 no more'
+	@echo '              cross-LLC migrations than none (+0.5/s or 1.5x), on-CPU >= 0.95x,'
+	@echo '              top-LLC share >= 90% where it names a preferred LLC:'
+	@echo '              $$(BUILD)/sweep/TOPOLOGY/results.tsv, cells.tsv, heat-*.png, checks.tap'
 	@echo '  rfc         the posting in $$(BUILD)/rfc/: format-patch --cover-letter, "RFC PATCH v2",'
 	@echo '              cover letter from series-v2/cover-letter.txt, CHANGELOG, the last bench'
 	@echo '              and check results; verified: git am on a fresh base, build, checkpatch,'
@@ -110,6 +118,8 @@ help:
 	@echo '                    the sign-off checkpatch sees'
 	@echo '  RUNS=$(RUNS)            make bench: runs of each workload in each boot'
 	@echo '  SECS=$(SECS)           make bench, lb-compare: measured seconds of each workload'
+	@echo '  BOOTS=$(BOOTS)          make sweep: boots of each kernel for the cells near an edge'
+	@echo '  SWEEP_SECS=$(SWEEP_SECS)     make sweep: measured seconds of each cell (after 2 s of warm-up)'
 	@echo '  ICOUNT=0          run QEMU without -icount (default on, see README)'
 	@echo '  ICOUNT_SHIFT=N    -icount shift: 2^N ns of guest time per instruction (default 1)'
 	@echo '  ICOUNT_SLEEP=off  -icount sleep=off: idle guest time jumps to the next timer (default on)'
@@ -165,6 +175,13 @@ lb-compare: $(BENCH_BINS)
 bench: $(BENCH_BINS)
 	@for s in none v1 v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
 	@qemu/bench.sh $(BUILD) $(firstword $(TOPOLOGY)) $(RUNS)
+
+# The load sweep, on 2x2x4 and 1x4x2 unless TOPOLOGY= is given: none and
+# v2 booted side by side (one QEMU per core), one topology after another
+SWEEP_TOPOLOGIES := $(if $(filter command line,$(origin TOPOLOGY)),$(TOPOLOGY),2x2x4 1x4x2)
+sweep: $(BENCH_BINS)
+	@for s in none v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
+	@rc=0; for t in $(SWEEP_TOPOLOGIES); do qemu/sweep.sh $(BUILD) $$t $(BOOTS) || rc=1; done; exit $$rc
 
 # The posting: build/rfc/, verified (needs make check's results for v2 and v1)
 rfc:

@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 6 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 5 + 6 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -194,6 +194,34 @@ bcheck FAIL bench-checks-missing "v2 pair distinct_pref_llcs: missing" "$work/mi
 { grep -v '^feature' "$top/tests/bench/checks.tsv"
   printf 'feature\tring\ttop_llc_share_pct\tmedian\tge\tabs\t90\t0\tplanted\n'; } >"$work/checks.tsv"
 bcheck FAIL bench-checks-control "not ok 12 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
+
+# make sweep's verdict (qemu/sweep-report.sh) on a captured raw.tsv: it
+# passes; each cell check fails on the figure it judges, planted in one
+# cell: v2 moving threads between LLCs 2/s more than the unpatched kernel,
+# v2's threads on-CPU a fifth less, v2 naming a preferred LLC all the
+# time while its top-LLC share is 60%, and a cell v2 did not report.
+sweep() {	# PASS|FAIL NAME WHY RAW
+	local got=PASS d=$work/$2
+	mkdir -p "$d"
+	cp "$4" "$d/raw.tsv"
+	cp "$fx/sweep-run.env" "$d/run.env"
+	"$top/qemu/sweep-report.sh" "$d" >"$d/out" 2>&1 || got=FAIL
+	judge "$1" "$got" "$2" "$d/out" "$3"
+}
+sraw=$fx/sweep-raw.tsv
+scell=$(awk -F'\t' '$1 == "v2" && $4 == "pref_pct" && $5 >= 50 { print $3; exit }' "$sraw")
+sweep PASS sweep-captured "" "$sraw"
+awk -F'\t' -v OFS='\t' -v c="$scell" '$3 == c && $4 == "llc_migrations_per_s" {
+	if ($1 == "none") m[$2] = $5; else $5 = m[$2] + 2 } 1' "$sraw" >"$work/sweep-bounce.tsv"
+sweep FAIL sweep-bounce "# failed: migrations" "$work/sweep-bounce.tsv"
+awk -F'\t' -v OFS='\t' -v c="$scell" '$1 == "v2" && $3 == c && $4 == "thread_oncpu_pct" { $5 *= 0.8 } 1' \
+	"$sraw" >"$work/sweep-oncpu.tsv"
+sweep FAIL sweep-oncpu "# failed: oncpu" "$work/sweep-oncpu.tsv"
+awk -F'\t' -v OFS='\t' -v c="$scell" '$1 == "v2" && $3 == c && $4 == "top_llc_share_pct" { $5 = 60 } 1' \
+	"$sraw" >"$work/sweep-share.tsv"
+sweep FAIL sweep-share "# failed: share" "$work/sweep-share.tsv"
+awk -F'\t' -v c="$scell" '!($1 == "v2" && $3 == c)' "$sraw" >"$work/sweep-missing.tsv"
+sweep FAIL sweep-missing "# failed: missing" "$work/sweep-missing.tsv"
 
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {

@@ -16,6 +16,10 @@
  *   hackbench-1  Debian's hackbench (rt-tests), threads over pipes, one
  *   hackbench-N  group and one group per LLC, passing the same messages;
  *                CAS_HACKBENCH names the program (default /extra/hackbench)
+ *   sweep-T-D-B  one cell of the load sweep (qemu/sweep.sh): a process of
+ *                T threads, each on-CPU about D percent of the time, in
+ *                bursts of B ms of its CPU time between sleeps (D 100: never
+ *                sleeps, B does not matter)
  *
  * Output: one line per figure, "metric WORKLOAD NAME VALUE"; with "occ",
  * also "occ WORKLOAD MS N0 N1 ..." every SAMPLE_MS: how many of the
@@ -55,6 +59,7 @@
 
 static const char *wl;
 static int occ_out;
+static int pref_out;	/* sweep: how long the process had a preferred LLC */
 static int has_v2_events;	/* v2's DEBUG tracepoints: the scan's time */
 static int has_v2;		/* v2's figures in /proc/<pid>/sched */
 
@@ -82,17 +87,25 @@ static void tmetric(const char *name, double v)
 
 static volatile unsigned char ws[WS_BYTES];
 
-/* Walk the working set for about ns; one op per 4 KiB touched */
-static void work_ns(struct worker *w, unsigned long long ns, size_t *pos)
+/* Walk the working set for about ns from *pos: the 4 KiB pages touched */
+static long walk_ns(unsigned long long ns, size_t *pos)
 {
 	unsigned long long end = now_ns() + ns;
+	long pages = 0;
 
 	while (now_ns() < end) {
 		for (int i = 0; i < 4096; i += 64)
 			ws[(*pos + i) % WS_BYTES]++;
 		*pos = (*pos + 4096) % WS_BYTES;
-		w->ops++;
+		pages++;
 	}
+	return pages;
+}
+
+/* ... one op per 4 KiB touched */
+static void work_ns(struct worker *w, unsigned long long ns, size_t *pos)
+{
+	w->ops += walk_ns(ns, pos);
 }
 
 /* fit: on-CPU BENCH_FIT_DUTY of the time (feedback on its CPU time, crew.h) */
@@ -211,12 +224,36 @@ static void *lat_worker(void *arg)
 	return NULL;
 }
 
+/*
+ * sweep-T-D-B runs lib/crew.h's burst_worker; its busy time walks the
+ * shared working set, as fit's does
+ */
+static __thread size_t sweep_pos;
+
+static void sweep_busy(unsigned long long ns)
+{
+	walk_ns(ns, &sweep_pos);
+}
+
+/* Parse "sweep-T-D-B"; 0 when it is one */
+static int sweep_parse(const char *name, int *t, int *d, int *b)
+{
+	char end;
+
+	if (sscanf(name, "sweep-%d-%d-%d%c", t, d, b, &end) != 3)
+		return -1;
+	if (*t < 1 || *t > CAS_MAX_CPUS || *d < 1 || *d > 100 || *b < 1 || *b > 100)
+		return -1;
+	return 0;
+}
+
 /* ---- measuring a set of crews */
 
 struct run {
 	struct crew *c[2];
 	int nc;
 	long per_llc[CAS_MAX_CPUS], samples;
+	long pref_samples, pref_read;	/* samples with a preferred LLC, of those read */
 	unsigned long long oncpu, wait;
 	double secs;
 };
@@ -258,6 +295,7 @@ static void sample(struct run *r, double secs)
 
 	memset(r->per_llc, 0, sizeof(r->per_llc));
 	r->samples = 0;
+	r->pref_samples = r->pref_read = 0;
 	for (int k = 0; k < r->nc; k++) {
 		for (int i = 0; i < r->c[k]->n; i++)
 			r->c[k]->sh->w[i].ops = 0;
@@ -280,6 +318,14 @@ static void sample(struct run *r, double secs)
 		for (int l = 0; l < map.nllc; l++) {
 			r->per_llc[l] += n[l];
 			r->samples += n[l];
+		}
+		if (pref_out && has_v2) {
+			struct v2_mm m;
+
+			if (!v2_mm_read(r->c[0]->pid, &m)) {
+				r->pref_read++;
+				r->pref_samples += m.pref >= 0;
+			}
 		}
 		if (occ_out) {
 			printf("occ %s %llu", wl, (now_ns() - t0) / 1000000ULL);
@@ -429,10 +475,14 @@ static void measure(struct run *r, double secs)
 	/* on-CPU time per wall second over the CPUs the threads could use */
 	metric("oncpu_pct", 100.0 * r->oncpu / (r->secs * 1e9 * usable));
 	metric("runq_wait_pct", 100.0 * r->wait / (r->secs * 1e9 * n));
+	/* each thread's own on-CPU share, the same whatever the CPU count */
+	metric("thread_oncpu_pct", 100.0 * r->oncpu / (r->secs * 1e9 * n));
 	metric("ops_per_s", ops / r->secs);
 	if (v2) {
 		metric("pref_llc_changes_per_s", changes / r->secs);
 		metric("scans_per_mm_per_s", scans / (r->secs * r->nc));
+		if (pref_out && r->pref_read)
+			metric("pref_pct", 100.0 * r->pref_samples / r->pref_read);
 		if (r->nc == 2) {
 			long p0 = m1[0].pref, p1 = m1[1].pref;
 
@@ -670,7 +720,7 @@ int main(int argc, char **argv)
 	int n;
 
 	if (argc < 2 || llc_map_read(&map)) {
-		fprintf(stderr, "usage: cas-bench fit|ring|saturate|pair|latency|hackbench-1|hackbench-N"
+		fprintf(stderr, "usage: cas-bench fit|ring|saturate|pair|latency|hackbench-1|hackbench-N|sweep-T-D-B"
 			" [secs] [occ] (needs sysfs cache info)\n");
 		return 2;
 	}
@@ -702,6 +752,17 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(wl, "latency"))
 		return latency(secs);
+	{
+		int t, d, b;
+
+		if (!sweep_parse(wl, &t, &d, &b)) {
+			burst_duty = d / 100.0;
+			burst_ns = b * 1000000ULL;
+			duty_busy = sweep_busy;
+			pref_out = 1;
+			return run_crews(1, t, burst_worker, NULL, secs);
+		}
+	}
 	n = map.nllc > 1 ? map.nllc : 2;
 	if (!strcmp(wl, "hackbench-1"))
 		return hackbench(1, n);
