@@ -57,8 +57,8 @@ round() {
 	local r=$1 cells=$out/cells-$1 s pids=() n
 	n=$(wc -l <"$cells")
 	mkdir -p "$out/round-$r/extra" "$out/round-$r/empty"
-	cp "$b/bench-guest/cas-bench" "$cells" "$out/round-$r/extra/"
-	mv "$out/round-$r/extra/cells-$r" "$out/round-$r/extra/cells"
+	cp "$b/bench-guest/cas-bench" "$out/round-$r/extra/"
+	cp "$cells" "$out/round-$r/extra/cells"
 	cat >"$out/round-$r/extra/run" <<EOS
 #!/bin/sh
 set -e
