@@ -30,16 +30,28 @@ if [ -z "$files" ]; then
 fi
 
 one=$top/checks/spatch-one.sh
-# run_rules TREE RULES... : reports of every rule on every touched file there
+# run_rules TREE DIR RULES... : the reports of the Nth rule on every touched
+# file there in DIR/N. One spatch per rule takes all the files: its start
+# (about a second of CPU time) dominated a run per rule and file, and each
+# file is still matched on its own, with the same reports.
 run_rules() {
-	local t=$1 r f extra=; shift
+	local t=$1 d=$2 r i=0 f list= extra=; shift 2
 	[ "$mode" = kernel ] || extra="--macro-file $top/cocci/macros.h"
+	for f in $files; do
+		[ ! -f "$t/$f" ] || list="$list${list:+,}$f"
+	done
+	mkdir -p "$d"
+	[ -n "$list" ] || return 0
 	for r in "$@"; do
-		for f in $files; do
-			# (no trailing blank: xargs -L would join the next line)
-			[ ! -f "$t/$f" ] || printf '%s %s %s%s\n' "$t" "$r" "$f" "${extra:+ $extra}"
-		done
-	done | xargs -P "$CHECK_JOBS" -L1 "$one" 2>&1 || true
+		i=$((i + 1))
+		# (no trailing blank: xargs -L would join the next line)
+		printf '%s %s %s %s%s\n' "$d/$i" "$t" "$r" "$list" "${extra:+ $extra}"
+	done | xargs -P "$CHECK_JOBS" -L1 sh -c 'o=$1; shift; "$0" "$@" >"$o" 2>&1' "$one" || true
+}
+
+# rule_reports DIR N: what run_rules left for the Nth rule
+rule_reports() {
+	[ ! -f "$1/$2" ] || cat "$1/$2"
 }
 
 # as_findings: "file:line:col-col: msg" -> "file<TAB>line<TAB>msg"
@@ -68,22 +80,28 @@ kernel)
 	nr=$(echo $rules | wc -w)
 	say "$nr kernel rules x $(echo $files | wc -w) file(s) on the patched tree"
 	out=$(mktemp -d)
-	run_rules "$tree" $rules >"$out/patched.raw"
+	run_rules "$tree" "$out/by-rule" $rules
+	i=0
+	for r in $rules; do
+		i=$((i + 1))
+		rule_reports "$out/by-rule" "$i"
+	done >"$out/patched.raw"
 	if grep -q 'error:' "$out/patched.raw"; then
 		grep -h 'error:\|^Fatal\|exception' "$out/patched.raw" >&2
 		rm -rf "$out"
 		die "spatch failed on the patched tree (see above)"
 	fi
 	# The base only matters where the patched tree has reports: run there
-	# just the (rule, file) pairs that reported (their results are cached).
+	# just the (rule, file) pairs that reported, one file at a time.
 	: >"$out/pairs"
+	i=0
 	for r in $rules; do
-		for f in $files; do
-			[ -f "$tree/$f" ] && [ -f "$base/$f" ] || continue
-			if "$one" "$tree" "$r" "$f" 2>/dev/null | grep -q .; then
-				printf '%s %s %s\n' "$base" "$r" "$f" >>"$out/pairs"
-			fi
-		done
+		i=$((i + 1))
+		rule_reports "$out/by-rule" "$i" | as_findings | cut -f1 | sort -u |
+			while read -r f; do
+				[ -f "$base/$f" ] || continue
+				printf '%s %s %s\n' "$base" "$r" "$f"
+			done >>"$out/pairs"
 	done
 	say "$(wc -l <"$out/pairs") (rule, file) pair(s) reported there: those run on the base too"
 	# One after the other (a handful, cached). Run in parallel, a report of
@@ -127,7 +145,9 @@ ours)
 			mkdir -p "$snap/$(dirname "$f")"
 			git -C "$tree" show "$commit:$f" >"$snap/$f"
 		done
-		run_rules "$snap" $rules >"$out/raw"
+		rm -rf "$out/by-rule"
+		run_rules "$snap" "$out/by-rule" $rules
+		cat "$out"/by-rule/* </dev/null >"$out/raw"
 		if grep -q 'error:' "$out/raw"; then
 			grep 'error:\|^Fatal\|exception' "$out/raw" >&2
 			rm -rf "$out"

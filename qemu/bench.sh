@@ -41,9 +41,8 @@ hb=$(command -v hackbench) || die "hackbench not found: install package rt-tests
 command -v gnuplot >/dev/null || die "gnuplot not found: install package gnuplot-nox (run 'make deps')"
 
 # the checkout as it is now, when the bench's programs were just built
-commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "$(git -C "$top" status --porcelain -- series-v1 series-v2 tests qemu 2>/dev/null)" ] ||
-	commit="$commit+local-changes"
+. "$top/qemu/provenance.sh"
+commit=$(provenance_commit "$top")
 
 rm -rf "$out"
 mkdir -p "$out/extra/lib" "$out/empty"
@@ -137,8 +136,7 @@ done
 	printf 'COMMIT=%s\n' "$commit"
 	printf 'APPEND=%q\n' "$append"
 	for s in $KERNELS; do
-		rel=$(sed -n 's/^# cas: \([^ ]*\) .*/\1/p' "$out/$s.log" | head -1)
-		case $rel in *-cas-*) ;; *) die "the $s guest reported release '$rel', which names no code" ;; esac
+		rel=$(provenance_release "$out/$s.log" "$s")
 		printf 'KERNEL_%s=%s\nSERIES_%s=%s\n' "$s" "$rel" "$s" "${rel##*-cas-}"
 	done
 	printf 'CAVEAT=%q\n' "$CAVEAT"

@@ -37,9 +37,8 @@ command -v gnuplot >/dev/null || die "gnuplot not found: install package gnuplot
 IFS=x read -r _ _ cores smt <<<"$topo"
 llc_cpus=$((cores * ${smt:-1}))
 
-commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "$(git -C "$top" status --porcelain -- series-v2 tests qemu 2>/dev/null)" ] ||
-	commit="$commit+local-changes"
+. "$top/qemu/provenance.sh"
+commit=$(provenance_commit "$top")
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -86,10 +85,7 @@ EOS
 		tr -d '\r' <"$out/round-$r/logs/$s/$topo/results.log" |
 			awk -v k="$s" -v r="$r" '$1 == "metric" && $2 ~ /^sweep-/ {
 				printf "%s\t%s\t%s\t%s\t%s\n", k, r, $2, $3, $4 }' >>"$out/raw.tsv"
-		rel=$(tr -d '\r' <"$out/round-$r/logs/$s/$topo/results.log" |
-			sed -n 's/^# cas: \([^ ]*\) .*/\1/p' | head -1)
-		case $rel in *-cas-*) ;; *) die "the $s guest reported release '$rel', which names no code" ;; esac
-		echo "$rel" >"$out/release-$s"
+		provenance_release "$out/round-$r/logs/$s/$topo/results.log" "$s" >"$out/release-$s"
 	done
 }
 

@@ -513,9 +513,11 @@ TEST_F_TIMEOUT(balance, switching, 120)
 }
 
 /*
- * The bounce band (make sweep; CHANGELOG, "The load sweep"): a cell where
- * the series before it bounced on 2x2x4 (band_cells): 3 threads 85% busy,
- * in bursts of 2 ms of their CPU time
+ * The bounce band (make sweep; CHANGELOG, "The load sweep"): the cells
+ * where earlier versions of the series failed on 2x2x4 (band_cells): 3
+ * threads 85% busy, which bounced between LLCs, and 2 always-busy
+ * threads, which were named a preferred LLC and never moved into it, in
+ * bursts of 2 ms of their CPU time
  * (lib/crew.h's burst_worker), each run BAND_SECS after BAND_WARMUP_NS
  * with the feature off, then on. With it on, the threads' moves between
  * LLCs (sched_migrate_task, any cause) per second must stay within off's
@@ -533,7 +535,7 @@ TEST_F_TIMEOUT(balance, switching, 120)
 static const struct band_cell {
 	int threads;
 	double duty;
-} band_cells[] = { { 3, 0.85 } };
+} band_cells[] = { { 3, 0.85 }, { 2, 1.0 } };
 #define BAND_BURST_NS		2000000ULL
 #define BAND_WARMUP_NS		2000000000ULL
 #define BAND_SECS		6.0
@@ -1485,12 +1487,14 @@ TEST_F_TIMEOUT(balance, numa_follows_preferred_node, 360)
 
 FIXTURE(lb) {
 	long schedstats;	/* kernel.sched_schedstats before */
+	long mm_util;		/* v2's overagg_mm_util_pct before, if set */
 	int v2;			/* v2, showing its figures */
 };
 
 FIXTURE_SETUP(lb)
 {
 	self->schedstats = -1;
+	self->mm_util = -1;
 	if (llc_map_read(&map) || !multi_llc_node(&map))
 		SKIP(return, "no node with 2 LLCs");
 	self->v2 = v2_ready();
@@ -1503,8 +1507,14 @@ FIXTURE_SETUP(lb)
 
 FIXTURE_TEARDOWN(lb)
 {
+	char v[24];
+
 	if (self->schedstats == 0)
 		write_str("/proc/sys/kernel/sched_schedstats", "0");
+	if (self->mm_util >= 0) {
+		snprintf(v, sizeof(v), "%ld", self->mm_util);
+		write_str(KNOBS "overagg_mm_util_pct", v);
+	}
 	if (sched_feat_exists("SCHED_CACHE"))
 		sched_feat_set("SCHED_CACHE", 1);
 }
@@ -1547,6 +1557,15 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 	for (int k = 0; k < map.nllc; k++)
 		first_in[k] = -1;
 	if (self->v2) {
+		/*
+		 * n always-busy threads fill the LLC: a process that heavy gets
+		 * no preferred LLC by default (overagg_mm_util_pct); this is
+		 * about the balancer and a full LLC that is preferred (several
+		 * processes can fill one), so the limit is off here
+		 */
+		self->mm_util = read_long(KNOBS "overagg_mm_util_pct", -1);
+		if (self->mm_util >= 0)
+			ASSERT_EQ(0, write_str(KNOBS "overagg_mm_util_pct", "0"));
 		trace_reset();
 		trace_on(1);
 	}

@@ -15,8 +15,6 @@
 #include "lib/trace.h"
 #include "lib/v2stat.h"
 
-#define KNOBS	"/sys/kernel/debug/sched/cache/"
-
 static struct llc_map map;
 
 /*
@@ -476,7 +474,9 @@ TEST(capacity_weighting)
  * A process with more threads running than overagg_threads_pct percent of
  * an LLC's CPUs gets no preferred LLC (patch 8); with the limit off (0)
  * the same process gets one. Always-busy unpinned threads, two per CPU of
- * an LLC: 200%, against the 150% set here. Tolerances: the first half
+ * an LLC: 200%, against the 150% set here. They are also too heavy for an
+ * LLC (patch 7, overagg_mm_util_pct): that limit is off for the test, so
+ * that only the width decides. Tolerances: the first half
  * second of each phase is not judged (the window before it counted other
  * threads); then at most 10% of the samples may show a preferred LLC while
  * the limit holds, and at least half must once it is off (its first scans
@@ -490,10 +490,10 @@ TEST(wide_process_gets_no_preference)
 	long wide_pref, off_pref;
 	double t[4], running;
 	struct v2_watch w;
-	char saved[32];
+	char saved[32], saved_mm[32];
 	cpu_set_t all;
 	struct crew c;
-	long old;
+	long old, old_mm;
 	int n;
 
 	if (!v2_ready(_metadata) || !multi_llc())
@@ -502,7 +502,11 @@ TEST(wide_process_gets_no_preference)
 	if (old < 0)
 		SKIP(return, "no overagg_threads_pct knob (v2 before patch 8)");
 	snprintf(saved, sizeof(saved), "%ld", old);
+	old_mm = read_long(KNOBS "overagg_mm_util_pct", -1);
+	ASSERT_LE(0, old_mm) TH_LOG("no overagg_mm_util_pct beside overagg_threads_pct");
+	snprintf(saved_mm, sizeof(saved_mm), "%ld", old_mm);
 	ASSERT_EQ(0, write_str(KNOBS "overagg_threads_pct", "150"));
+	ASSERT_EQ(0, write_str(KNOBS "overagg_mm_util_pct", "0"));
 	/* the tests before may have confined this process */
 	all_cpus(&map, &all);
 	sched_setaffinity(0, sizeof(all), &all);
@@ -525,6 +529,7 @@ TEST(wide_process_gets_no_preference)
 	ASSERT_EQ(0, v2_watch_stop(&w));
 	crew_stop(&c);
 	write_str(KNOBS "overagg_threads_pct", saved);
+	write_str(KNOBS "overagg_mm_util_pct", saved_mm);
 	v2_span(&w, &map, t[0], t[1], -1, &wide);
 	v2_span(&w, &map, t[2], t[3], -1, &off);
 	v2_watch_free(&w);

@@ -36,7 +36,6 @@
 #include "lib/trace.h"
 #include "lib/v2stat.h"
 
-#define KNOBS		"/sys/kernel/debug/sched/cache/"
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define CPU_SYSFS	"/sys/devices/system/cpu/"
 #define CGROOT		"/sys/fs/cgroup"
@@ -867,7 +866,7 @@ TEST_F_TIMEOUT(stress, cpu_hotplug, 3000)
 	report(_metadata, self, HOTPLUG, r, failed, extra);
 }
 
-/* The v2 knobs with their ranges (patch 4) */
+/* The v2 knobs with their ranges (patch 10) */
 static const struct knob {
 	const char *name;
 	long min, max;
@@ -879,6 +878,7 @@ static const struct knob {
 	{ "overagg_util_pct", 1, 100 },
 	{ "overagg_nr_pct", 1, 100 },
 	{ "overagg_threads_pct", 0, 1000 },
+	{ "overagg_mm_util_pct", 0, 100 },
 };
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 

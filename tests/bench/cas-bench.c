@@ -29,7 +29,9 @@
  * from the generic sched_migrate_task event: a wakeup's when it falls
  * between the task's sched_waking and sched_wakeup events, the load
  * balancer's otherwise (nothing else moves these threads: no affinity
- * change, no exec, NUMA balancing off). v2's preferences and scans come
+ * change, no exec, NUMA balancing off; v2's pull of a thread that does
+ * not sleep into its preferred LLC, through the stopper, counts with the
+ * balancer's). v2's preferences and scans come
  * from what it shows without tracing (/proc/<pid>/sched, lib/v2stat.h)
  * and are printed only where it shows them; the scan's CPU time only
  * from its DEBUG tracepoint, where that exists. Under QEMU TCG nothing

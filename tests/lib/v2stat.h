@@ -103,6 +103,8 @@ static inline int v2_shown(void)
 }
 
 #define SCHEDSTATS "/proc/sys/kernel/sched_schedstats"
+/* v2's tunables (patch 10) */
+#define KNOBS "/sys/kernel/debug/sched/cache/"
 
 /*
  * Switch schedstats on (the wakeup counters need them): the setting
