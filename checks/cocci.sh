@@ -31,7 +31,8 @@ fi
 
 one=$top/checks/spatch-one.sh
 # run_rules TREE DIR RULES... : the reports of the Nth rule on every touched
-# file there in DIR/N. One spatch per rule takes all the files: its start
+# file there in DIR/N, and all of them in rule order on stdout. One spatch
+# per rule takes all the files: its start
 # (about a second of CPU time) dominated a run per rule and file, and each
 # file is still matched on its own, with the same reports.
 run_rules() {
@@ -47,6 +48,9 @@ run_rules() {
 		# (no trailing blank: xargs -L would join the next line)
 		printf '%s %s %s %s%s\n' "$d/$i" "$t" "$r" "$list" "${extra:+ $extra}"
 	done | xargs -P "$CHECK_JOBS" -L1 sh -c 'o=$1; shift; "$0" "$@" >"$o" 2>&1' "$one" || true
+	for ((i = 1; i <= $#; i++)); do
+		rule_reports "$d" "$i"
+	done
 }
 
 # rule_reports DIR N: what run_rules left for the Nth rule
@@ -80,12 +84,7 @@ kernel)
 	nr=$(echo $rules | wc -w)
 	say "$nr kernel rules x $(echo $files | wc -w) file(s) on the patched tree"
 	out=$(mktemp -d)
-	run_rules "$tree" "$out/by-rule" $rules
-	i=0
-	for r in $rules; do
-		i=$((i + 1))
-		rule_reports "$out/by-rule" "$i"
-	done >"$out/patched.raw"
+	run_rules "$tree" "$out/by-rule" $rules >"$out/patched.raw"
 	if grep -q 'error:' "$out/patched.raw"; then
 		grep -h 'error:\|^Fatal\|exception' "$out/patched.raw" >&2
 		rm -rf "$out"
@@ -146,8 +145,7 @@ ours)
 			git -C "$tree" show "$commit:$f" >"$snap/$f"
 		done
 		rm -rf "$out/by-rule"
-		run_rules "$snap" "$out/by-rule" $rules
-		cat "$out"/by-rule/* </dev/null >"$out/raw"
+		run_rules "$snap" "$out/by-rule" $rules >"$out/raw"
 		if grep -q 'error:' "$out/raw"; then
 			grep 'error:\|^Fatal\|exception' "$out/raw" >&2
 			rm -rf "$out"
