@@ -25,9 +25,11 @@ RUNS       ?= 3
 SECS       ?= 10
 BOOTS      ?= 3
 SWEEP_SECS ?= 4
+BENCH_MODEL ?= 1
+MODEL_SECS ?= 5
 
 KUNIT_PY   := $(abspath $(BUILD))/linux-base/tools/testing/kunit/kunit.py
-export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS SWEEP_SECS
+export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS SWEEP_SECS MODEL_SECS
 
 SRC        := $(BUILD)/src-$(SERIES)
 OUT        := $(BUILD)/out-$(SERIES)$(if $(filter base,$(CONFIG)),,-$(CONFIG))
@@ -42,9 +44,17 @@ GUEST_BINS := $(patsubst tests/%.c,$(GUEST)/%,$(GUEST_SRCS))
 BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench-guest/%,$(wildcard tests/bench/*.c))
 SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
-LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)
+# The cache model (qemu/plugins/llc.c): MODEL=llc loads it into every boot
+MODEL      ?=
+MODEL_ARGS ?=
+PLUGIN     := $(BUILD)/plugins/libllc.so
+MODEL_ENV  := $(if $(filter llc,$(MODEL)),LLC_PLUGIN=$(abspath $(PLUGIN)) LLC_ARGS='$(MODEL_ARGS)')
+LOGS       := $(BUILD)/logs/$(SERIES)-$(CONFIG)$(if $(MODEL),-$(MODEL))
+ifneq ($(filter-out llc,$(MODEL)),)
+$(error MODEL=$(MODEL): the only cache model is llc (qemu/plugins/llc.c))
+endif
 
-.PHONY: help deps tree series kernel guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
+.PHONY: plugin model-test help deps tree series kernel guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -88,7 +98,9 @@ help:
 	@echo '              cover letter from series-v2/cover-letter.txt, CHANGELOG, the last bench'
 	@echo '              and check results; verified: git am on a fresh base, build, checkpatch,'
 	@echo '              bodies, subjects (FROM=, SIGNOFF= "Name <mail>")'
-	@echo '  test        what CI runs: check, selftest, boot-test of none on 2x2x4 and of'
+	@echo '  plugin      build the cache model, a TCG plugin, against the installed QEMU'"'"'s source'
+	@echo '  model-test  the cache model'"'"'s self-test (tests/model.c, two boots; part of make test)'
+	@echo '  test        what CI runs: check, selftest, boot-test of none on 2x2x4, model-test,'
 	@echo '              v2 on four topologies; stops at the first failure'
 	@echo '  test-full   test, then v2-nodebug on 2x2x4, none on the other three topologies, v1 on 2x2x4,'
 	@echo '              lb-compare and nofeature-check; run it before posting'
@@ -120,12 +132,33 @@ help:
 	@echo '  SECS=$(SECS)           make bench, lb-compare: measured seconds of each workload'
 	@echo '  BOOTS=$(BOOTS)          make sweep: boots of each kernel for the cells near an edge'
 	@echo '  SWEEP_SECS=$(SWEEP_SECS)     make sweep: measured seconds of each cell (after 2 s of warm-up)'
+	@echo '  MODEL=llc         boot under the cache model (qemu/plugins/llc.c; counts in LOGDIR/llc.tsv)'
+	@echo '  MODEL_ARGS=...    its geometry: size=16M,ways=16,line=64 (the default, what the guest reports)'
+	@echo '  BENCH_MODEL=0     make bench without its boots under the cache model'
+	@echo '  MODEL_SECS=$(MODEL_SECS)     make bench: measured seconds of each workload under the model'
 	@echo '  ICOUNT=0          run QEMU without -icount (default on, see README)'
 	@echo '  ICOUNT_SHIFT=N    -icount shift: 2^N ns of guest time per instruction (default 1)'
 	@echo '  ICOUNT_SLEEP=off  -icount sleep=off: idle guest time jumps to the next timer (default on)'
 
 deps:
 	@qemu/deps.sh
+	@qemu/qemu-src.sh $(BUILD)
+
+# The cache model, against the plugin API of the installed QEMU's own
+# source (make deps fetches it; qemu-src.sh refuses a version mismatch)
+plugin:
+	@qemu/qemu-src.sh $(BUILD) >/dev/null
+	@$(MAKE) --no-print-directory $(PLUGIN)
+
+$(PLUGIN): qemu/plugins/llc.c qemu/plugins/llc-mark.h $(BUILD)/qemu-src/.cas-version
+	@mkdir -p $(@D)
+	gcc -shared -fPIC -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
+		-I$(BUILD)/qemu-src/include/qemu -o $@ $<
+
+# The model's self-test: tests/model.c on the unpatched kernel on 2x2x4,
+# with the model and without (the slowdown's baseline)
+model-test: kernel initramfs plugin
+	@APPEND='$(APPEND) cas.series=$(SERIES) cas.config=$(CONFIG)' qemu/model-test.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)/logs/model $(abspath $(PLUGIN))
 
 tree:
 	@qemu/tree.sh $(BUILD) $(SERIES) $(FORCE)
@@ -152,16 +185,16 @@ $(BUILD)/bench-guest/%: tests/bench/%.c $(wildcard tests/lib/*.h) $(SELFTESTS)/k
 initramfs: guest
 	@qemu/initramfs.sh $(INITRAMFS) $(GUEST) $(EXTRA)
 
-boot-test: kernel initramfs
-	@APPEND='$(APPEND) cas.series=$(SERIES) cas.config=$(CONFIG) cas.stress=$(STRESS)$(if $(DEBUG), kmemleak.verbose=1)' qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
+boot-test: kernel initramfs $(if $(MODEL),plugin)
+	@$(MODEL_ENV) APPEND='$(APPEND) cas.series=$(SERIES) cas.config=$(CONFIG) cas.stress=$(STRESS)$(if $(DEBUG), kmemleak.verbose=1)' qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
 
 # Every patch of the series built and booted in turn, SCHED_CACHE on from
 # the start: the kernels a bisection can land on. Before posting, not in CI.
 boot-test-each: guest
 	@qemu/boot-each.sh $(BUILD) $(if $(filter none,$(SERIES)),v2,$(SERIES)) $(firstword $(TOPOLOGY))
 
-run: kernel initramfs
-	@qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(firstword $(TOPOLOGY)) $(LOGS)/run shell $(APPEND)
+run: kernel initramfs $(if $(MODEL),plugin)
+	@$(MODEL_ENV) qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(firstword $(TOPOLOGY)) $(LOGS)/run shell $(APPEND)
 
 selftest: kernel initramfs
 	@qemu/selftest.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)
@@ -172,9 +205,9 @@ lb-compare: $(BENCH_BINS)
 	@qemu/lb-compare.sh $(BUILD) $(firstword $(TOPOLOGY))
 
 # Unpatched vs v1 vs v2: the same workloads RUNS times in one boot of each
-bench: $(BENCH_BINS)
+bench: $(BENCH_BINS) $(if $(filter 0,$(BENCH_MODEL)),,plugin)
 	@for s in none v1 v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
-	@qemu/bench.sh $(BUILD) $(firstword $(TOPOLOGY)) $(RUNS)
+	@BENCH_MODEL=$(BENCH_MODEL) qemu/bench.sh $(BUILD) $(firstword $(TOPOLOGY)) $(RUNS) $(abspath $(PLUGIN))
 
 # The load sweep, on 2x2x4 and 1x4x2 unless TOPOLOGY= is given: none and
 # v2 booted side by side (one QEMU per core), one topology after another
@@ -202,6 +235,7 @@ test:
 	@$(MAKE) --no-print-directory check SERIES=v2
 	@$(MAKE) --no-print-directory selftest
 	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY=2x2x4
+	@$(MAKE) --no-print-directory model-test SERIES=none
 	@$(MAKE) --no-print-directory boot-test SERIES=v2 TOPOLOGY="$(TEST_TOPOLOGIES)"
 
 # The v2 tests' negative control: series-v2 without its DEBUG patch and

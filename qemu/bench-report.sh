@@ -1,6 +1,7 @@
 #!/bin/bash
 # From make bench's results.tsv: the side-by-side table (table.txt), the
-# occupancy plot (occupancy.png) and the checks of what v2 must show
+# occupancy plot (occupancy.png), the cache model's figures beside the
+# top-LLC share (cache.png, when the bench ran the model) and the checks of what v2 must show
 # (qemu/bench-checks.sh: TAP, exit 1 when one fails).
 #
 #   qemu/bench-report.sh BENCH_DIR
@@ -25,7 +26,7 @@ nllc=$(awk '{ print NF - 1; exit }' "$out/occ-v2-fit.dat")
 gnuplot <<EOG
 set terminal png size 1500,800
 set output "$out/occupancy.png"
-set multiplot layout 2,3 title "Threads in each LLC over time, stacked ($topo, run 1)\n{/*0.8 $caveat}"
+set multiplot layout 2,3 title "Threads in each LLC over time, stacked ($topo, run 1)\n{/*0.8 placement only: QEMU TCG models no cache}"
 set xlabel "seconds"
 set ylabel "threads"
 set yrange [0:*]
@@ -41,6 +42,38 @@ do for [w in "fit saturate"] {
 unset multiplot
 EOG
 echo "bench: wrote $res, $out/table.txt and $out/occupancy.png"
+# ---- the cache model's figures (medians, bars per kernel) beside the
+# top-LLC share of the plain boots, one panel a figure
+if grep -q $'\tllc_transfers_per_s\t' "$res"; then
+	for m in top_llc_share_pct llc_transfers_per_s llc_misses_per_kop mem_fills_per_s; do
+		for w in fit ring pair stream hackbench-1; do
+			printf '%s' "$w"
+			for k in none v1 v2; do
+				awk -F'\t' -v k="$k" -v w="$w" -v m="$m" '
+					$1 == k && $2 == w && $3 == m { v = $4 } END { printf " %s", v == "" ? "NaN" : v }' "$res"
+			done
+			echo
+		done >"$out/cache-$m.dat"
+	done
+	gnuplot <<EOG
+set terminal png size 1500,450
+set output "$out/cache.png"
+set multiplot layout 1,4 title "make bench on $topo, medians of $RUNS runs: placement (plain boots) and the cache model's counts (qemu/plugins/llc.c)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 noborder
+set key top left font ",8"
+set xtics rotate by -30 font ",8"
+set yrange [0:*]
+do for [m in "top_llc_share_pct llc_transfers_per_s llc_misses_per_kop mem_fills_per_s"] {
+	set title m noenhanced
+	plot sprintf("$out/cache-%s.dat", m) using 2:xtic(1) title "none", '' using 3 title "v1", '' using 4 title "v2"
+}
+unset multiplot
+EOG
+	echo "bench: wrote $out/cache.png"
+fi
+
 
 # ---- what v2 must show: tests/bench/checks.tsv, with its control
 exec "$top/qemu/bench-checks.sh" "$res"

@@ -19,10 +19,12 @@ head -1 "$res" | grep -qx "$(printf 'kernel\tworkload\tmetric\tmedian\tmin\tmax'
 echo "make bench on $TOPOLOGY: median [min..max] of $RUNS runs (${SECS} s each; hackbench: its own time)"
 [ -z "${KERNEL_v2:-}" ] ||
 	echo "kernels: none ${KERNEL_none:-?}, v1 ${KERNEL_v1:-?}, v2 ${KERNEL_v2} (release names the code: qemu/identity.sh)"
+[ -z "${MODEL:-}" ] || [ "$MODEL" = none ] ||
+	echo "cache figures (llc_*, mem_fills_per_s): one more boot of each kernel under the cache model ($MODEL)"
 echo "$CAVEAT"
 echo
 printf '%-12s %-28s %-26s %-26s %s\n' workload metric none v1 v2
-for w in fit ring saturate pair latency hackbench-1 hackbench-N; do
+for w in fit ring saturate pair stream latency hackbench-1 hackbench-N; do
 	awk -F'\t' -v w="$w" 'NR > 1 && $2 == w { print $3 }' "$res" | awk '!seen[$0]++' |
 	while read -r m; do
 		line=$(printf '%-12s %-28s' "$w" "$m")

@@ -1,6 +1,9 @@
 #!/bin/bash
 # make bench: boot the unpatched kernel, v1 and v2 in turn on one topology,
-# run tests/bench/cas-bench's workloads RUNS times in each boot, and write
+# run tests/bench/cas-bench's workloads RUNS times in each boot; then boot
+# each once more under the cache model (qemu/plugins/llc.c; BENCH_MODEL=0
+# leaves it out) for fit, ring, pair, stream and hackbench-1 RUNS times,
+# each workload's measured seconds a window of the model; and write
 #   BUILD/bench/results.tsv    kernel workload metric median min max
 #   BUILD/bench/table.txt      the same, side by side, for the cover letter
 #   BUILD/bench/occupancy.png  threads per LLC over time, fit and saturate
@@ -11,20 +14,24 @@
 #   BUILD/bench/checks.tap     the checks below
 # then check what v2 must show against the others (TAP; exit 1 if not).
 #
-#   qemu/bench.sh BUILD TOPOLOGY RUNS
+#   qemu/bench.sh BUILD TOPOLOGY RUNS [PLUGIN]
 set -eu
 
-b=$1 topo=$2 runs=$3
+b=$1 topo=$2 runs=$3 plugin=${4:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$b/bench
 SECS=${SECS:-10}
+# the modeled boots' measured seconds: the model slows the host down
+MODEL_SECS=${MODEL_SECS:-5}
 SETTLE=${SETTLE:-10}
 KERNELS="none v1 v2"
 # The metric names results.tsv may carry (the issue's list)
 METRICS="top_llc_share_pct llc_migrations_per_s lb_llc_migrations_per_s
 wakeup_llc_migrations_per_s pref_llc_changes_per_s scans_per_mm_per_s oncpu_pct
-runq_wait_pct ops_per_s p50_us p90_us p99_us time_s distinct_pref_llcs scan_cpu_pct"
-CAVEAT="QEMU TCG does not model caches: these are placement and overhead figures, not cache-miss figures; under TCG operations per second are bound by the host."
+runq_wait_pct ops_per_s p50_us p90_us p99_us time_s distinct_pref_llcs scan_cpu_pct
+llc_misses_per_kop llc_transfers_per_s mem_fills_per_s"
+MODELED="fit ring pair stream hackbench-1"
+CAVEAT="QEMU TCG models no cache: placement and overhead figures come from plain boots; the llc_* and mem_fills figures from boots under our cache model (qemu/plugins/llc.c: one shared LRU cache per LLC with the geometry the guest reports, MSI-like coherence between LLCs, data accesses only: no private L1/L2, no prefetch, no bandwidth limit, no timing effect of a miss). Under TCG operations per second are bound by the host."
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 2; }
 # No KUnit suite runs in a benchmark boot (kunit.enable=0; only v2 has one):
 # on 2x1x4, where v2 is inert, booting with its suite run doubled
@@ -39,6 +46,8 @@ for s in $KERNELS; do
 done
 hb=$(command -v hackbench) || die "hackbench not found: install package rt-tests (run 'make deps')"
 command -v gnuplot >/dev/null || die "gnuplot not found: install package gnuplot-nox (run 'make deps')"
+model=${BENCH_MODEL:-1}
+[ "$model" = 0 ] || [ -f "$plugin" ] || die "no cache model ${plugin:-(none given)}: run 'make plugin' (or BENCH_MODEL=0)"
 
 # the checkout as it is now, when the bench's programs were just built
 . "$top/qemu/provenance.sh"
@@ -63,7 +72,7 @@ sleep $SETTLE
 r=1
 while [ \$r -le $runs ]; do
 	echo "# run \$r of $runs"
-	for w in fit ring saturate pair latency; do
+	for w in fit ring saturate pair stream latency; do
 		occ=
 		[ \$r = 1 ] && occ=occ
 		./cas-bench \$w $SECS \$occ
@@ -75,6 +84,29 @@ done
 EOS
 chmod +x "$out/extra/run"
 "$top/qemu/initramfs.sh" "$out/initramfs.cpio.gz" "$out/empty" "$out/extra"
+# The modeled boots: the same programs, each workload a window of its own
+cp -r "$out/extra" "$out/extra-llc"
+cat >"$out/extra-llc/run" <<EOS
+#!/bin/sh
+set -e
+mkdir -p /lib64 /lib/x86_64-linux-gnu
+for l in /extra/lib/*; do
+	ln -sf "\$l" /lib64/
+	ln -sf "\$l" /lib/x86_64-linux-gnu/
+done
+sleep $SETTLE
+r=1 id=1
+while [ \$r -le $runs ]; do
+	echo "# run \$r of $runs (under the cache model)"
+	for w in $MODELED; do
+		case \$w in hackbench-*) CAS_LLC_WINDOW=\$id ./cas-bench \$w ;;
+		*) CAS_LLC_WINDOW=\$id ./cas-bench \$w $MODEL_SECS ;; esac
+		id=\$((id + 1))
+	done
+	r=\$((r + 1))
+done
+EOS
+"$top/qemu/initramfs.sh" "$out/initramfs-llc.cpio.gz" "$out/empty" "$out/extra-llc"
 
 : >"$out/raw.tsv"
 for s in $KERNELS; do
@@ -95,6 +127,66 @@ for s in $KERNELS; do
 			"$out/$s.log" >"$out/occ-$s-$w.dat"
 		[ -s "$out/occ-$s-$w.dat" ] || die "no occupancy samples for $w on $s (see $out/$s.log)"
 	done
+done
+
+# The modeled boots: per window (a workload's measured seconds), from the
+# model's counts over every LLC and every access (the kernel's included:
+# placement moves its lines too), misses per thousand accesses, transfers
+# between LLCs and fills from memory per second
+# The three modeled boots run two at a time, one QEMU a core: the
+# plugin makes each several times slower, and -icount keeps guest time
+# what it is whatever the host's load
+modeled_boot() {
+	local s=$1 start
+	start=$(date +%s)
+	LLC_PLUGIN=$plugin APPEND="$append cas.series=$s cas.config=base" \
+	TIMEOUT=${BENCH_MODEL_TIMEOUT:-7200} GUEST_TIMEOUT=${BENCH_MODEL_TIMEOUT:-7200} \
+	"$top/qemu/boot-test.sh" "$b/out-$s/arch/x86/boot/bzImage" "$out/initramfs-llc.cpio.gz" \
+		"$out/logs/$s-llc" none "$topo" >"$out/boot-$s-llc.log" 2>&1 || return 1
+	echo "bench: SERIES=$s under the cache model done in $(( $(date +%s) - start ))s"
+}
+if [ "$model" != 0 ]; then
+	echo "bench: booting $KERNELS on $topo under the cache model, two at a time ($runs runs of $MODELED, ${MODEL_SECS}s each)"
+	set -- $KERNELS
+	pids=() names=()
+	for s in "$@"; do
+		if [ ${#pids[@]} = 2 ]; then
+			wait "${pids[0]}" || die "the ${names[0]} boot under the cache model failed: see $out/boot-${names[0]}-llc.log and $out/logs/${names[0]}-llc/$topo"
+			pids=("${pids[@]:1}") names=("${names[@]:1}")
+		fi
+		modeled_boot "$s" & pids+=($!) names+=("$s")
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || die "the ${names[$i]} boot under the cache model failed: see $out/boot-${names[$i]}-llc.log and $out/logs/${names[$i]}-llc/$topo"
+	done
+fi
+for s in $KERNELS; do
+	[ "$model" = 0 ] && break
+	tr -d '\r' <"$out/logs/$s-llc/$topo/results.log" >"$out/$s-llc.log"
+	n=$(grep -c '^ *llc-window ' "$out/$s-llc.log" || true)
+	[ "$n" = $(( runs * $(echo $MODELED | wc -w) )) ] ||
+		die "$s under the cache model: $n windows reported, $(( runs * $(echo $MODELED | wc -w) )) expected (see $out/$s-llc.log)"
+	grep '^ *llc-window ' "$out/$s-llc.log" | awk -v k="$s" -v tsv="$out/logs/$s-llc/$topo/llc.tsv" '
+		BEGIN {
+			while ((getline l < tsv) > 0) {
+				nf = split(l, f, "\t")
+				if (f[1] == "window") { for (i = 1; i <= nf; i++) c[f[i]] = i; continue }
+				if (l ~ /^#/ || f[3] != "all") continue
+				acc[f[1]] += f[c["accesses"]]; miss[f[1]] += f[c["misses"]]
+				xin[f[1]] += f[c["xfer_in"]]; fill[f[1]] += f[c["mem_fills"]]
+			}
+		}
+		{
+			id = $2; w = $3; secs = $4
+			if (!(id in acc) || !acc[id] || secs <= 0) {
+				print "bench: window " id " (" w ") has no counts in " tsv > "/dev/stderr"
+				bad = 1; next
+			}
+			printf "%s\t%s\tllc_misses_per_kop\t%.3f\n", k, w, 1000 * miss[id] / acc[id]
+			printf "%s\t%s\tllc_transfers_per_s\t%.1f\n", k, w, xin[id] / secs
+			printf "%s\t%s\tmem_fills_per_s\t%.1f\n", k, w, fill[id] / secs
+		}
+		END { exit bad }' >>"$out/raw.tsv" || die "$s: the model's counts are incomplete"
 done
 
 # median, min and max over the runs, for the metrics in METRICS only; a
@@ -133,6 +225,7 @@ done
 # built from (qemu/identity.sh)
 {
 	printf 'TOPOLOGY=%s\nRUNS=%s\nSECS=%s\n' "$topo" "$runs" "$SECS"
+	printf 'MODEL=%q\n' "$([ "$model" = 0 ] && echo none || echo "llc, ${MODEL_SECS}s a workload, $(head -1 "$out/logs/none-llc/$topo/llc.tsv" | sed 's/^# cas llc model: //')")"
 	printf 'COMMIT=%s\n' "$commit"
 	printf 'APPEND=%q\n' "$append"
 	for s in $KERNELS; do

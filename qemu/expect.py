@@ -7,7 +7,7 @@
 The results are parsed with the kernel tree's own KTAP parser
 (tools/testing/kunit/kunit_parser.py, from KUNIT_DIR), so nested subtests
 count. The boot is named by the guest's header line
-("# cas: RELEASE topology=T cpus=N series=S config=C"). Every result, a
+("# cas: RELEASE topology=T cpus=N series=S config=C model=M"). Every result, a
 test program as a whole or one of its subtests, must have an expectation
 (the first matching line of EXPECT_TSV):
 
@@ -60,7 +60,9 @@ def header(lines):
     for line in lines:
         if line.startswith('# cas: ') and ' topology=' in line:
             kv = dict(w.split('=', 1) for w in line[7:].split()[1:] if '=' in w)
-            return kv.get('series', '?'), kv.get('config', '?'), kv['topology'], kv.get('tests')
+            # a boot under the cache model (make MODEL=llc) is config+llc
+            config = kv.get('config', '?') + ('+llc' if kv.get('model') == 'llc' else '')
+            return kv.get('series', '?'), config, kv['topology'], kv.get('tests')
     die('no "# cas: RELEASE topology=..." header in the results: '
         'which boot this was is not known')
 

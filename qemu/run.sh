@@ -20,6 +20,11 @@
 #   reported soft lockups before it reached init. ICOUNT_SLEEP=off makes
 #   idle guest time jump to the next timer instead of following the host.
 # - qboot: starts faster than SeaBIOS and passes QEMU's ACPI tables (SRAT).
+#
+# LLC_PLUGIN=PATH loads the cache model (qemu/plugins/llc.c, make
+# MODEL=llc) with the topology's vCPU-to-LLC map and LLC_ARGS (its
+# size=, ways=, line=); its counts go to LOGDIR/llc.tsv and the guest is
+# told with cas.model=llc.
 set -eu
 
 kernel=$1 initrd=$2 topo=$3 logdir=$4 mode=$5; shift 5
@@ -46,11 +51,18 @@ if [ "${ICOUNT:-1}" = 1 ]; then
 	# than let an early PIT calibration guess it differently per boot.
 	append="$append tsc_early_khz=1000000"
 fi
+plugin=()
+if [ -n "${LLC_PLUGIN:-}" ]; then
+	[ -f "$LLC_PLUGIN" ] || die "cache model $LLC_PLUGIN not found (build it with 'make plugin')"
+	map=$("$top/qemu/topology.sh" "$topo" llc-map)
+	plugin=(-plugin "$LLC_PLUGIN,map=$map,out=$logdir/llc.tsv${LLC_ARGS:+,$LLC_ARGS}")
+	append="$append cas.model=llc"
+fi
 append="$append cas.mode=$mode cas.topology=$topo $*"
 
 mkdir -p "$logdir"
 common=(-machine q35 -cpu qemu64,vendor=GenuineIntel
-	-accel tcg,thread=single "${icount[@]}" "${bios[@]}"
+	-accel tcg,thread=single "${icount[@]}" "${bios[@]}" "${plugin[@]}"
 	"${topo_args[@]}" -m "$(( ${MEM_PER_NODE:-512} * ${topo%%x*} ))M"
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	-nographic -no-reboot -nodefaults)
@@ -59,7 +71,7 @@ if [ "$mode" = shell ]; then
 	exec $qemu "${common[@]}" -serial mon:stdio -serial null
 fi
 
-rm -f "$logdir/console.log" "$logdir/results.log" "$logdir/kernel.release"
+rm -f "$logdir/console.log" "$logdir/results.log" "$logdir/kernel.release" "$logdir/llc.tsv"
 # The release the kernel was built as (its code's identity, qemu/kernel.sh):
 # the verdict checks that the guest ran this one
 rel=${kernel%/arch/x86/boot/bzImage}/include/config/kernel.release

@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 5 + 6 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 5 + 6 + 6 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -222,6 +222,33 @@ awk -F'\t' -v OFS='\t' -v c="$scell" '$1 == "v2" && $3 == c && $4 == "top_llc_sh
 sweep FAIL sweep-share "# failed: share" "$work/sweep-share.tsv"
 awk -F'\t' -v c="$scell" '!($1 == "v2" && $3 == c)' "$sraw" >"$work/sweep-missing.tsv"
 sweep FAIL sweep-missing "# failed: missing" "$work/sweep-missing.tsv"
+
+# The cache model's judge (qemu/model-judge.sh) on a captured boot under
+# the model (make model-test): it passes; a window the plugin did not see,
+# a count outside what the guest declared, an L3 the guest reports
+# differently from the model, a vCPU map that differs from the guest's
+# shared L3 lists, and a boot whose plugin never wrote its totals each
+# fail for that reason.
+model() {	# PASS|FAIL NAME WHY TSV
+	local got=PASS d=$work/$2
+	mkdir -p "$d"
+	cp "$4" "$d/llc.tsv"
+	cp "$fx/model-results.ktap" "$d/results.ktap"
+	"$top/qemu/model-judge.sh" "$d" >"$d/out" 2>&1 || got=FAIL
+	judge "$1" "$got" "$2" "$d/out" "$3"
+}
+mtsv=$fx/model-llc.tsv
+model PASS model-captured "" "$mtsv"
+awk -F'\t' '$1 != 1' "$mtsv" >"$work/model-nowindow.tsv"
+model FAIL model-missing-window "transfers_between_llcs: window 1 is not in" "$work/model-nowindow.tsv"
+awk -F'\t' -v OFS='\t' '$1 == 2 && $2 == 1 && $3 == "user" { $8 = 500 } 1' "$mtsv" >"$work/model-count.tsv"
+model FAIL model-count "transfers_within_llc: user xfer_in" "$work/model-count.tsv"
+sed '1s/ size=16777216 / size=8388608 /' "$mtsv" >"$work/model-geometry.tsv"
+model FAIL model-geometry "cpu0: the guest reports an L3 of 16777216 bytes" "$work/model-geometry.tsv"
+sed '1s/ map=0:0:0:0:1:1:1:1:/ map=0:0:1:1:0:0:1:1:/' "$mtsv" >"$work/model-map.tsv"
+model FAIL model-map "cpu2: the guest shares its L3 with CPUs 0 1 2 3" "$work/model-map.tsv"
+grep -v '^boot' "$mtsv" >"$work/model-unfinished.tsv"
+model FAIL model-unfinished "the plugin did not write its totals" "$work/model-unfinished.tsv"
 
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {

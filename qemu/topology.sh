@@ -4,8 +4,10 @@
 # represented.
 #
 #   qemu/topology.sh NxLxC[xT] MEM_MB_PER_NODE
+#   qemu/topology.sh NxLxC[xT] llc-map
 #
-# Prints the QEMU arguments, one per line. With an Intel-vendor CPU model
+# Prints the QEMU arguments, one per line; with llc-map, the LLC of each
+# vCPU by vCPU index, colon-separated (the cache model's map=). With an Intel-vendor CPU model
 # QEMU 7.2 reports an L3 per die (CPUID leaf 0x1f), so nodes map to sockets
 # and LLCs to dies; each socket is its own NUMA node.
 set -eu
@@ -31,6 +33,16 @@ cpus=$((n * l * c * t))
 # simply not come up, and more than 32 is too slow under TCG on 2 cores.
 [ "$cpus" -le 32 ] || die "$cpus CPUs: at most 32 under TCG"
 
+if [ "$mem" = llc-map ]; then
+	# QEMU numbers vCPUs socket by socket, die by die, core by core
+	i=0 map=
+	while [ $i -lt "$cpus" ]; do
+		map="$map${map:+:}$((i / (c * t)))"
+		i=$((i + 1))
+	done
+	echo "$map"
+	exit 0
+fi
 echo "-smp"
 echo "$cpus,sockets=$n,dies=$l,cores=$c,threads=$t"
 i=0

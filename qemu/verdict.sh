@@ -10,8 +10,9 @@
 # status, 137 from timeout -k included, is a QEMU or host failure even
 # after a complete run), every program and subtest did what
 # tests/expect.tsv says it must on this boot (qemu/expect.py, on the
-# kernel's KTAP parser's tree), and LOGDIR/console.log shows no kernel
-# splat (patterns in qemu/splats.txt).
+# kernel's KTAP parser's tree), LOGDIR/console.log shows no kernel
+# splat (patterns in qemu/splats.txt), and, for a boot under the cache
+# model, its counts are what the guest declared (qemu/model-judge.sh).
 set -eu
 
 dir=$1 qrc=${2:-0}
@@ -82,6 +83,16 @@ else
 		bad "not what $(basename "$expect") expects of this boot:"
 		grep -v 'problem(s)$' "$dir/expect.log" | head -20 | sed 's/^expect: /    /'
 	fi
+fi
+
+# Under the cache model (run.sh's LLC_PLUGIN): what the guest declared
+# against what the model counted
+if grep -q -e '-plugin ' "$dir/qemu.cmd" 2>/dev/null; then
+	if ! "$top/qemu/model-judge.sh" "$dir" >"$dir/model.log" 2>&1; then
+		bad "the cache model's counts are not what the guest expected:"
+		grep -v ': ok' "$dir/model.log" | head -10 | sed 's/^model: /    /'
+	fi
+	grep ': ok' "$dir/model.log" | sed 's/^model: ok: /verdict: model: /' || true
 fi
 
 if [ -s "$con" ]; then

@@ -16,6 +16,10 @@
  *   hackbench-1  Debian's hackbench (rt-tests), threads over pipes, one
  *   hackbench-N  group and one group per LLC, passing the same messages;
  *                CAS_HACKBENCH names the program (default /extra/hackbench)
+ *   stream       a process of as many threads as an LLC has CPUs, each on-CPU
+ *                like fit's and streaming through its own array, the arrays
+ *                together twice one LLC: the process does not fit one LLC's
+ *                cache, and gathering it there costs misses
  *   sweep-T-D-B  one cell of the load sweep (qemu/sweep.sh): a process of
  *                T threads, each on-CPU about D percent of the time, in
  *                bursts of B ms of its CPU time between sleeps (D 100: never
@@ -35,13 +39,17 @@
  * from what it shows without tracing (/proc/<pid>/sched, lib/v2stat.h)
  * and are printed only where it shows them; the scan's CPU time only
  * from its DEBUG tracepoint, where that exists. Under QEMU TCG nothing
- * here measures caches.
+ * here measures caches: under the cache model (qemu/plugins/llc.c), with
+ * CAS_LLC_WINDOW=ID in the environment, the measured seconds are marked
+ * as window ID and "llc-window ID WORKLOAD SECONDS" says so; the host
+ * reads the model's counts of that window (qemu/bench.sh).
  */
 #include <limits.h>
 #include <linux/futex.h>
 #include "lib/trace.h"
 #include "lib/crew.h"
 #include "lib/v2stat.h"
+#include "../qemu/plugins/llc-mark.h"
 
 #define WARMUP_S	2.0
 #define SAMPLE_MS	100
@@ -64,6 +72,18 @@ static int occ_out;
 static int pref_out;	/* sweep: how long the process had a preferred LLC */
 static int has_v2_events;	/* v2's DEBUG tracepoints: the scan's time */
 static int has_v2;		/* v2's figures in /proc/<pid>/sched */
+
+/* The cache model's window around the measured seconds (0: none) */
+static unsigned int llc_window;
+
+static void window(unsigned int op, double secs)
+{
+	if (!llc_window)
+		return;
+	llc_mark(op, llc_window);
+	if (op == LLC_MARK_END)
+		printf("llc-window %u %s %.3f\n", llc_window, wl, secs);
+}
 
 static void metric(const char *name, double v)
 {
@@ -125,6 +145,56 @@ static void *fit_worker(void *arg)
 			sleep_ns(BENCH_FIT_SLEEP_NS);
 	}
 	return NULL;
+}
+
+/*
+ * stream: like fit, each thread on-CPU BENCH_FIT_DUTY of the time, but
+ * through an array of its own, one line written at a time
+ */
+static size_t stream_bytes;
+
+static void *stream_worker(void *arg)
+{
+	struct worker *w = arg;
+	unsigned long long wall0 = now_ns(), cpu0 = thread_cpu_ns();
+	volatile unsigned char *a = malloc(stream_bytes);
+	size_t pos = 0;
+
+	w->tid = syscall(SYS_gettid);
+	if (!a)
+		return NULL;
+	memset((void *)a, 1, stream_bytes);
+	while (!atomic_load(w->stop)) {
+		if (thread_cpu_ns() - cpu0 >= BENCH_FIT_DUTY * (now_ns() - wall0)) {
+			sleep_ns(BENCH_FIT_SLEEP_NS);
+			continue;
+		}
+		/* 1 ms of streaming, an op a 4 KiB */
+		for (unsigned long long end = now_ns() + 1000000ULL; now_ns() < end; w->ops++) {
+			for (int i = 0; i < 4096; i += 64)
+				a[pos + i]++;
+			pos = (pos + 4096) % stream_bytes;
+		}
+	}
+	free((void *)a);
+	return NULL;
+}
+
+/* The L3's size CPU 0 reports, in bytes; 0 if it reports none */
+static size_t l3_bytes(void)
+{
+	char path[96], buf[32];
+
+	for (int i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if (read_long(path, -1) != 3)
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if (read_str(path, buf, sizeof(buf)))
+			return 0;
+		return strtoul(buf, NULL, 10) * 1024;	/* "16384K" */
+	}
+	return 0;
 }
 
 /* ring: worker i reads the token from pipe i and passes it to i + 1 */
@@ -445,7 +515,9 @@ static void measure(struct run *r, double secs)
 	events(1);
 	for (int k = 0; k < r->nc; k++)
 		v2 = v2 && !v2_mm_read(r->c[k]->pid, &m0[k]);
+	window(LLC_MARK_START, 0);
 	sample(r, secs);
+	window(LLC_MARK_END, r->secs);
 	for (int k = 0; k < r->nc; k++)
 		v2 = v2 && !v2_mm_read(r->c[k]->pid, &m1[k]);
 	events(0);
@@ -603,6 +675,7 @@ static int hackbench(int groups, int all)
 	if (pipe(fd))
 		return 1;
 	trace_on(1);
+	window(LLC_MARK_START, 0);
 	t0 = now_ns();
 	pid = fork();
 	if (pid == 0) {
@@ -625,6 +698,7 @@ static int hackbench(int groups, int all)
 		fclose(f);
 	waitpid(pid, &status, 0);
 	wall = (now_ns() - t0) / 1e9;
+	window(LLC_MARK_END, wall);
 	trace_on(0);
 	trace_event_enable("sched_waking", 0);
 	trace_event_enable("sched_wakeup", 0);
@@ -722,12 +796,13 @@ int main(int argc, char **argv)
 	int n;
 
 	if (argc < 2 || llc_map_read(&map)) {
-		fprintf(stderr, "usage: cas-bench fit|ring|saturate|pair|latency|hackbench-1|hackbench-N|sweep-T-D-B"
+		fprintf(stderr, "usage: cas-bench fit|ring|saturate|pair|stream|latency|hackbench-1|hackbench-N|sweep-T-D-B"
 			" [secs] [occ] (needs sysfs cache info)\n");
 		return 2;
 	}
 	wl = argv[1];
 	occ_out = argc > 3 && !strcmp(argv[3], "occ");
+	llc_window = atoi(getenv("CAS_LLC_WINDOW") ? : "0") & LLC_MARK_MAX_ID;
 	has_v2_events = v2_traced();
 	has_v2 = v2_shown();
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -737,6 +812,16 @@ int main(int argc, char **argv)
 		return run_crews(1, fit_threads(), fit_worker, NULL, secs);
 	if (!strcmp(wl, "pair"))
 		return run_crews(2, fit_threads(), fit_worker, NULL, secs);
+	if (!strcmp(wl, "stream")) {
+		n = llc_size(&map, 0);
+		stream_bytes = 2 * l3_bytes() / n;
+		if (!stream_bytes) {
+			fprintf(stderr, "cas-bench: stream: CPU 0 reports no L3 size\n");
+			return 2;
+		}
+		printf("# stream: %d threads of %zu KiB each\n", n, stream_bytes >> 10);
+		return run_crews(1, n, stream_worker, NULL, secs);
+	}
 	if (!strcmp(wl, "saturate")) {
 		n = 2 * llc_size(&map, 0);
 		return run_crews(1, n < map.ncpus ? n : map.ncpus, always_busy, NULL, secs);

@@ -1,0 +1,84 @@
+#!/bin/bash
+# Judge a boot under the cache model: what the guest declared against what
+# the model counted.
+#
+#   qemu/model-judge.sh LOGDIR
+#
+# Reads LOGDIR/llc.tsv (the plugin's counts, qemu/plugins/llc.c) and
+# LOGDIR/results.ktap (the guest's KTAP, as qemu/verdict.sh keeps it):
+# - each "# llc-expect WINDOW CASE SPACE METRIC MIN MAX" (tests/model.c)
+#   needs WINDOW in llc.tsv, and METRIC summed over the LLCs of SPACE
+#   between MIN and MAX (MAX -1: no bound);
+# - each "# llc-geometry CPU SIZE WAYS LINE SHARED_CPU_LIST" must match
+#   the model's size, ways and line, and SHARED_CPU_LIST must be exactly
+#   the CPUs the model's map puts in CPU's LLC;
+# - the plugin must have finished (its "boot" totals: QEMU exited).
+# Prints a line per check ("model: ok ..." or "model: FAIL ..."), exits 1
+# if one failed, 0 when all passed or nothing was declared.
+set -eu
+
+dir=${1:?usage: qemu/model-judge.sh LOGDIR}
+tsv=$dir/llc.tsv res=$dir/results.ktap
+[ -s "$tsv" ] || { echo "model: FAIL: no counts in $tsv (was the plugin loaded?)"; exit 1; }
+[ -f "$res" ] || { echo "model: FAIL: no $res"; exit 1; }
+
+grep -hE '# llc-(expect|geometry) ' "$res" | sed 's/^.*# llc-/llc-/' |
+awk -v tsv="$tsv" '
+function fail(msg) { print "model: FAIL: " msg; bad = 1 }
+function expand(list, out,   n, parts, i, r, a, b, c) {
+	delete out
+	n = split(list, parts, ",")
+	for (i = 1; i <= n; i++) {
+		if (split(parts[i], r, "-") == 2) { a = r[1]; b = r[2] } else { a = b = parts[i] }
+		for (c = a + 0; c <= b + 0; c++) out[c] = 1
+	}
+}
+BEGIN {
+	while ((getline line < tsv) > 0) {
+		if (line ~ /^# cas llc model:/) {
+			n = split(line, w, " ")
+			for (i = 1; i <= n; i++) if (split(w[i], kv, "=") == 2) geo[kv[1]] = kv[2]
+			continue
+		}
+		if (line ~ /^#/) continue
+		nf = split(line, f, "\t")
+		if (f[1] == "window") { for (i = 1; i <= nf; i++) col[f[i]] = i; continue }
+		if (f[1] == "boot") finished = 1
+		seen[f[1]] = 1
+		for (c in col) if (col[c] > 5) sum[f[1], f[3], c] += f[col[c]]
+	}
+	if (!("size" in geo)) { fail("no model header in " tsv); exit }
+	if (!finished) fail("the plugin did not write its totals (QEMU killed before it exited?)")
+	nmap = split(geo["map"], map, ":")
+}
+$1 == "llc-geometry" {
+	cpu = $2; ngeo++
+	if ($3 != geo["size"] || $4 != geo["ways"] || $5 != geo["line"])
+		fail(sprintf("cpu%d: the guest reports an L3 of %d bytes, %d ways, %d-byte lines; the model has %d, %d, %d",
+			cpu, $3, $4, $5, geo["size"], geo["ways"], geo["line"]))
+	expand($6, shared)
+	want = ""; got = ""
+	for (c = 0; c < nmap; c++) {
+		if (map[c + 1] == map[cpu + 1]) want = want " " c
+		if (c in shared) got = got " " c
+	}
+	if (want != got)
+		fail(sprintf("cpu%d: the guest shares its L3 with CPUs%s; the model puts it with%s", cpu, got, want))
+	next
+}
+$1 == "llc-expect" {
+	win = $2; name = $3; space = $4; metric = $5; min = $6; max = $7; nexp++
+	if (!(win in seen)) { fail(sprintf("%s: window %s is not in %s (the plugin did not see its marks)", name, win, tsv)); next }
+	if (!((win, space, metric) in sum)) { fail(sprintf("%s: no %s %s count in window %s", name, space, metric, win)); next }
+	v = sum[win, space, metric]
+	range = (max < 0) ? ">= " min : min ".." max
+	if (v < min || (max >= 0 && v > max))
+		fail(sprintf("%s: %s %s %d, expected %s", name, space, metric, v, range))
+	else
+		printf "model: ok: %s: %s %s %d (expected %s)\n", name, space, metric, v, range
+}
+END {
+	if (ngeo) printf "model: %s: %d CPUs agree with the model (L3 %d bytes, %d ways, %d-byte lines)\n",
+		bad ? "geometry checked" : "ok: geometry", ngeo, geo["size"], geo["ways"], geo["line"]
+	exit bad
+}'

@@ -1,0 +1,26 @@
+#!/bin/bash
+# The cache model's self-test: tests/model.c (and the short topology
+# test, so that the boot without the model passes something) booted once without the
+# model and once with it (qemu/plugins/llc.c), on 2x2x4; the second boot's
+# counts are judged by qemu/verdict.sh (qemu/model-judge.sh). Prints the
+# model's slowdown: the host time of the same boot with it and without.
+#
+#   qemu/model-test.sh KERNEL INITRAMFS LOGROOT PLUGIN
+set -eu
+
+kernel=$1 initrd=$2 logroot=$3 plugin=$4
+top=$(cd "$(dirname "$0")/.." && pwd)
+die() { printf 'model-test: error: %s\n' "$*" >&2; exit 1; }
+[ -f "$plugin" ] || die "$plugin not found (run 'make plugin')"
+
+now() { date +%s.%N; }
+t0=$(now)
+"$top/qemu/boot-test.sh" "$kernel" "$initrd" "$logroot/plain" topology,model 2x2x4 ||
+	die "the boot without the model failed (logs in $logroot/plain)"
+t1=$(now)
+LLC_PLUGIN=$plugin "$top/qemu/boot-test.sh" "$kernel" "$initrd" "$logroot/llc" topology,model 2x2x4 ||
+	die "the boot under the model failed (logs in $logroot/llc)"
+t2=$(now)
+awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
+	printf "model-test: host time of the boot %.0f s without the model, %.0f s with it: slowdown %.2fx\n",
+		b - a, c - b, (c - b) / (b - a) }'
