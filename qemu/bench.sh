@@ -60,15 +60,20 @@ cp "$hb" "$out/extra/hackbench"
 # hackbench is dynamically linked: its libraries and loader go along
 ldd "$hb" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
 	while read -r lib; do cp -L "$lib" "$out/extra/lib/"; done
-cat >"$out/extra/run" <<EOS
-#!/bin/sh
-set -e
+# both boots' run scripts start alike: hackbench's libraries where its
+# loader looks, then the system settles
+cat >"$out/extra/setup" <<EOS
 mkdir -p /lib64 /lib/x86_64-linux-gnu
 for l in /extra/lib/*; do
 	ln -sf "\$l" /lib64/
 	ln -sf "\$l" /lib/x86_64-linux-gnu/
 done
 sleep $SETTLE
+EOS
+cat >"$out/extra/run" <<EOS
+#!/bin/sh
+set -e
+. /extra/setup
 r=1
 while [ \$r -le $runs ]; do
 	echo "# run \$r of $runs"
@@ -89,12 +94,7 @@ cp -r "$out/extra" "$out/extra-llc"
 cat >"$out/extra-llc/run" <<EOS
 #!/bin/sh
 set -e
-mkdir -p /lib64 /lib/x86_64-linux-gnu
-for l in /extra/lib/*; do
-	ln -sf "\$l" /lib64/
-	ln -sf "\$l" /lib/x86_64-linux-gnu/
-done
-sleep $SETTLE
+. /extra/setup
 r=1 id=1
 while [ \$r -le $runs ]; do
 	echo "# run \$r of $runs (under the cache model)"

@@ -46,19 +46,6 @@ static void expect(int win, const char *name, const char *metric, long min, long
 	fflush(stdout);
 }
 
-static int l3_index(int cpu)
-{
-	char path[128];
-
-	for (int i = 0; i < 8; i++) {
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
-		if (read_long(path, -1) == 3)
-			return i;
-	}
-	return -1;
-}
-
 static int l3_attr(int cpu, const char *name, char *buf, size_t len);
 
 static int l3_cpus(int cpu, cpu_set_t *set)

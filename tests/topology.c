@@ -17,20 +17,6 @@ static int ncpus(void)
 	return read_cpulist("/sys/devices/system/cpu/online", &s);
 }
 
-/* The cache index whose level is 3, or -1. */
-static int l3_index(int cpu)
-{
-	char path[128];
-
-	for (int i = 0; i < 8; i++) {
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
-		if (read_long(path, -1) == 3)
-			return i;
-	}
-	return -1;
-}
-
 static int node_of(int cpu)
 {
 	char path[128];

@@ -184,17 +184,12 @@ static void *stream_worker(void *arg)
 static size_t l3_bytes(void)
 {
 	char path[96], buf[32];
+	int i = l3_index(0);
 
-	for (int i = 0; i < 8; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (read_long(path, -1) != 3)
-			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		if (read_str(path, buf, sizeof(buf)))
-			return 0;
-		return strtoul(buf, NULL, 10) * 1024;	/* "16384K" */
-	}
-	return 0;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+	if (i < 0 || read_str(path, buf, sizeof(buf)))
+		return 0;
+	return strtoul(buf, NULL, 10) * 1024;	/* "16384K" */
 }
 
 /* ring: worker i reads the token from pipe i and passes it to i + 1 */

@@ -71,6 +71,20 @@ static inline int read_cpulist(const char *path, cpu_set_t *set)
 	return parse_cpulist(buf, set);
 }
 
+/* The sysfs cache index of @cpu whose level is 3 (its L3), or -1. */
+static inline int l3_index(int cpu)
+{
+	char path[128];
+
+	for (int i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
+		if (read_long(path, -1) == 3)
+			return i;
+	}
+	return -1;
+}
+
 /* TOPOLOGY=NxLxC[xT] as passed on the kernel command line. */
 struct cas_topo {
 	int nodes, llcs_per_node, cores_per_llc, threads;
