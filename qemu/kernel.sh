@@ -16,8 +16,13 @@ die() { printf 'kernel: error: %s\n' "$*" >&2; exit 1; }
 command -v ccache >/dev/null || die "ccache not found: install package ccache (run 'make deps')"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-: "${CCACHE_DIR:=$top/build/ccache}"
-export CCACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_BASEDIR=$top/build
+# The compiler cache belongs to the build folder (OUT's parent), as in
+# make check (checks/lib.sh): a checkout that builds into another BUILD=
+# (a clean clone running make sweep BUILD=...) reuses that folder's
+# cache instead of starting a cold one under its own build/
+build=$(dirname "$out")
+: "${CCACHE_DIR:=$build/ccache}"
+export CCACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_BASEDIR=$build
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' KBUILD_BUILD_USER=cas KBUILD_BUILD_HOST=qemu
 # LOCALVERSION set (empty): no "+" for a git tree off a tag; the identity
 # below says which code it is
