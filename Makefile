@@ -24,7 +24,7 @@ APPEND     ?=
 RUNS       ?= 3
 SECS       ?= 10
 BOOTS      ?= 3
-SWEEP_SECS ?= 4
+SWEEP_SECS ?= 6
 BENCH_MODEL ?= 1
 MODEL_SECS ?= 5
 

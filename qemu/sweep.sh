@@ -17,7 +17,7 @@ set -eu
 b=$1 topo=$2 boots=$3
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$b/sweep/$topo
-SECS=${SWEEP_SECS:-4}
+SECS=${SWEEP_SECS:-6}
 KERNELS="none v2"
 # on-CPU share per thread (%) and burst length (ms); D 100 never sleeps,
 # so it runs with the first burst length only

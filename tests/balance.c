@@ -517,7 +517,9 @@ TEST_F_TIMEOUT(balance, switching, 120)
  * where earlier versions of the series failed on 2x2x4 (band_cells): 3
  * threads 85% busy, which bounced between LLCs, and 2 always-busy
  * threads, which were named a preferred LLC and never moved into it, in
- * bursts of 2 ms of their CPU time
+ * bursts of 2 ms of their CPU time; and one thread more than an LLC has
+ * CPUs, 55% busy in 4 ms bursts, which bounced at 1.2 moves a second
+ * (where an LLC has at least 4 CPUs: the sweep's 5-55-4 on 2x2x4)
  * (lib/crew.h's burst_worker), each run BAND_SECS after BAND_WARMUP_NS
  * with the feature off, then on. With it on, the threads' moves between
  * LLCs (sched_migrate_task, any cause) per second must stay within off's
@@ -533,10 +535,15 @@ TEST_F_TIMEOUT(balance, switching, 120)
  * balancer's own noise at 5 moves in 6 s; it needs a longer run first.)
  */
 static const struct band_cell {
-	int threads;
+	int threads;		/* -1: one more than an LLC has CPUs */
 	double duty;
-} band_cells[] = { { 3, 0.85 }, { 2, 1.0 } };
-#define BAND_BURST_NS		2000000ULL
+	unsigned long long burst_ns;
+	int min_llc;		/* run only where an LLC has this many CPUs */
+} band_cells[] = {
+	{ 3, 0.85, 2000000ULL, 0 },
+	{ 2, 1.0, 2000000ULL, 0 },
+	{ -1, 0.55, 4000000ULL, 4 },
+};
 #define BAND_WARMUP_NS		2000000000ULL
 #define BAND_SECS		6.0
 #define BAND_MOVES_SLACK	0.5
@@ -562,7 +569,7 @@ static long llc_moves_all(pid_t tgid, double since)
 	return all;
 }
 
-static void band_run(const struct band_cell *cell, int on, struct band *b)
+static void band_run(const struct band_cell *cell, int threads, int on, struct band *b)
 {
 	struct v2_watch *w;
 	struct v2_span sp;
@@ -572,8 +579,8 @@ static void band_run(const struct band_cell *cell, int on, struct band *b)
 	sched_feat_set("SCHED_CACHE", on);
 	trace_reset();
 	burst_duty = cell->duty;
-	burst_ns = BAND_BURST_NS;
-	crew_start_fn(&c, cell->threads, burst_worker, NULL);
+	burst_ns = cell->burst_ns;
+	crew_start_fn(&c, threads, burst_worker, NULL);
 	watch_add(c.pid);
 	sleep_ns(BAND_WARMUP_NS);
 	t0 = mono_s();
@@ -594,7 +601,7 @@ static void band_run(const struct band_cell *cell, int on, struct band *b)
 	ksft_print_msg("no_bounce_band SCHED_CACHE %s: %d threads at %.0f%% in %llu ms bursts: "
 		       "top_llc_share=%.1f%% llc_moves_per_s=%.2f oncpu_per_thread=%.1f%% "
 		       "pref_pct=%.0f%% pref_changes=%ld scans=%ld\n", on ? "on" : "off",
-		       cell->threads, cell->duty * 100, BAND_BURST_NS / 1000000ULL,
+		       threads, cell->duty * 100, cell->burst_ns / 1000000ULL,
 		       b->pl.share_pct, b->moves_per_s, b->oncpu, b->pref_pct,
 		       b->t.pref_changes, b->t.scans);
 }
@@ -603,12 +610,15 @@ TEST_F_TIMEOUT(balance, no_bounce_band, 120)
 {
 	for (size_t i = 0; i < sizeof(band_cells) / sizeof(band_cells[0]); i++) {
 		const struct band_cell *cell = &band_cells[i];
+		int threads = cell->threads < 0 ? llc_size(&map, 0) + 1 : cell->threads;
 		struct band off, on;
 		double bound;
 		int fits;
 
-		band_run(cell, 0, &off);
-		band_run(cell, 1, &on);
+		if (llc_size(&map, 0) < cell->min_llc)
+			continue;
+		band_run(cell, threads, 0, &off);
+		band_run(cell, threads, 1, &on);
 		/* v2's figures were read in both runs: what follows is judged on them */
 		ASSERT_LT(0, off.t.samples);
 		ASSERT_LT(0, on.t.samples);
@@ -624,13 +634,13 @@ TEST_F_TIMEOUT(balance, no_bounce_band, 120)
 		 * overagg_util_pct): one that does not keeps its preference with
 		 * only part of it gathered (CHANGELOG, the load sweep: open)
 		 */
-		fits = cell->threads * cell->duty * 100 <= BAND_FIT_PCT * llc_size(&map, 0);
+		fits = threads * cell->duty * 100 <= BAND_FIT_PCT * llc_size(&map, 0);
 		if (fits && on.pref_pct >= 50)
 			EXPECT_GE(on.pl.share_pct, AGG_ON_MIN);
 		if (on.moves_per_s > bound ||
 		    (fits && on.pref_pct >= 50 && on.pl.share_pct < AGG_ON_MIN))
 			ksft_print_msg("no_bounce_band: %d threads: the preference's changes%s, "
-				       "its last samples %s\n", cell->threads, on.t.chg, on.t.line);
+				       "its last samples %s\n", threads, on.t.chg, on.t.line);
 	}
 }
 
