@@ -2,34 +2,67 @@
 # 'make help' lists the targets and variables.
 
 SHELL      := /bin/bash
+## build folder (ignored by git)
 BUILD      ?= build
+## none (unpatched), v1, v2, or v2-nodebug (v2 without its DEBUG patch)
 SERIES     ?= none
+## base (qemu/configs/base.config on tinyconfig), debug (adds
+## qemu/configs/debug.config: KASAN, kmemleak, DEBUG_LIST, lockdep, CPU
+## hotplug; own output folder; full stress counts), or nofeature
+## (CONFIG_SCHED_CACHE off)
 CONFIG     ?= base
+## NxLxC[xT]: nodes x LLCs/node x cores/LLC [x threads/core]; several,
+## space separated, boot one after another
 TOPOLOGY   ?= 2x2x4
+## a folder copied to /extra in the guest; /extra/run runs after the tests
 EXTRA      ?=
 # The debug kernel (KASAN, kmemleak, lockdep) runs the full stress counts:
 # its boots and its stress binary get longer limits.
 DEBUG      := $(filter debug,$(CONFIG))
+## seconds one boot may take before it is killed and failed
 TIMEOUT    ?= $(if $(DEBUG),9000,1200)
+## seconds one guest test program may take
 GUEST_TIMEOUT ?= $(if $(DEBUG),7200,600)
+## stress.c counts: full (default with CONFIG=debug) or short
 STRESS     ?= $(if $(DEBUG),full,short)
 # The debug kernel runs the reliability suite, not the placement tests:
 # their thresholds are calibrated on the base kernel's costs, which KASAN,
 # kmemleak and lockdep multiply (balance.two_processes and .switching
 # failed there). TESTS='*' runs everything anyway.
+## shell glob of guest test names (several: comma-separated), or none
 TESTS      ?= $(if $(DEBUG),stress$(comma)topology,*)
 comma      := ,
+## 1: let tree discard local changes in $(BUILD)/src-$(SERIES)
 FORCE      ?= 0
+## extra kernel command line
 APPEND     ?=
+## make bench: runs of each workload in each boot
 RUNS       ?= 3
+## make bench, lb-compare: measured seconds of each workload
 SECS       ?= 10
+## make sweep: boots of each kernel for the cells near an edge
 BOOTS      ?= 3
+## make sweep: measured seconds of each cell (after 2 s of warm-up)
 SWEEP_SECS ?= 6
+## 0: make bench without its boots under the cache model
 BENCH_MODEL ?= 1
+## make bench: measured seconds of each workload under the model
 MODEL_SECS ?= 5
 
+## make rfc: author of every patch ("Name <mail>")
+FROM       ?=
+## make rfc: the poster's Signed-off-by on every patch; make check: the
+## sign-off checkpatch sees
+SIGNOFF    ?=
+## 0: run QEMU without -icount (on by default; qemu/run.sh says why)
+ICOUNT     ?=
+## -icount shift: 2^N ns of guest time per instruction (empty: 1)
+ICOUNT_SHIFT ?=
+## off: idle guest time jumps to the next timer (empty: on)
+ICOUNT_SLEEP ?=
+
 KUNIT_PY   := $(abspath $(BUILD))/linux-base/tools/testing/kunit/kunit.py
-export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS SWEEP_SECS MODEL_SECS
+export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS SWEEP_SECS MODEL_SECS ICOUNT ICOUNT_SHIFT ICOUNT_SLEEP
 
 SRC        := $(BUILD)/src-$(SERIES)
 OUT        := $(BUILD)/out-$(SERIES)$(if $(filter base,$(CONFIG)),,-$(CONFIG))
@@ -45,7 +78,11 @@ BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/bench-guest/%,$(wildcard tests
 SELFTESTS  := $(BUILD)/linux-base/tools/testing/selftests
 INITRAMFS  := $(BUILD)/initramfs-$(SERIES)-$(CONFIG).cpio.gz
 # The cache model (qemu/plugins/llc.c): MODEL=llc loads it into every boot
+## llc: boot under the cache model (qemu/plugins/llc.c; counts in
+## LOGDIR/llc.tsv)
 MODEL      ?=
+## its geometry, e.g. size=16M,ways=16,line=64 (empty: what the guest
+## reports)
 MODEL_ARGS ?=
 PLUGIN     := $(BUILD)/plugins/libllc.so
 MODEL_ENV  := $(if $(filter llc,$(MODEL)),LLC_PLUGIN=$(abspath $(PLUGIN)) LLC_ARGS='$(MODEL_ARGS)')
@@ -59,93 +96,19 @@ endif
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
 
+## this list, from the "##" comments in the Makefile and checks/check.mk
 help:
-	@echo 'Cache-aware scheduling v2 for Linux 6.12 (Debian linux-source-6.12)'
-	@echo
-	@echo 'Targets:'
-	@echo '  deps        install every needed package with apt-get (pinned kernel base)'
-	@echo '  tree        extract the base into $$(BUILD)/linux-base and apply series-$$(SERIES)'
-	@echo '  series      write series-$$(SERIES)/ back from the commits in $$(BUILD)/src-$$(SERIES)'
-	@echo '              (edit there, git rebase -i --autosquash base, then this)'
-	@echo '  kernel      build bzImage for $$(SERIES) in $$(BUILD)/out-$$(SERIES)[-$$(CONFIG)]'
-	@echo '  guest       build the static guest test programs from tests/*.c'
-	@echo '  boot-test   build what is missing, boot every $$(TOPOLOGY), run the guest tests;'
-	@echo '              fails on a failed or missing result, a timeout or a kernel splat'
-	@echo '  boot-test-each  build and boot each patch of $$(SERIES) (default v2) in turn on'
-	@echo '              $$(firstword $$(TOPOLOGY)), SCHED_CACHE on from the start: every test must'
-	@echo '              pass or skip as on the unpatched kernel (before posting; 13 builds)'
-	@echo '  run         boot the guest to an interactive shell (leave with reboot -f)'
-	@echo '  selftest    prove the harness catches failures (splat patterns, a panic,'
-	@echo '              a not-ok test, a wrong topology, a hang)'
-	@echo '  check       the static gate on $$(SERIES) (default v2; v1 only reports):'
-	@echo '              gate self-tests, checkpatch --strict, new sparse warnings,'
-	@echo '              Coccinelle (kernel rules and cocci/), per-patch W=1 builds'
-	@echo '              with CONFIG_SCHED_CACHE=y and =n, the whole kernel'
-	@echo '  check-selftest check-checkpatch check-sparse check-cocci check-build'
-	@echo '  check-link  one gate at a time'
-	@echo '  lb-compare  boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)) with the same'
-	@echo '              workloads once (fit, saturate), judged by make bench'\''s checks of them'
-	@echo '  bench       boot none, v1 and v2 in turn on $$(firstword $$(TOPOLOGY)), run the workloads'
-	@echo '              (fit ring saturate pair latency hackbench-1 hackbench-N) $$(RUNS) times:'
-	@echo '              $$(BUILD)/bench/results.tsv, table.txt, occupancy.png, v2 checks'
-	@echo '  sweep       the load sweep on each $$(TOPOLOGY) (default 2x2x4 and 1x4x2): threads x'
-	@echo '              on-CPU share x burst length, none and v2 booted side by side,'
-	@echo '              the cells near an edge in $$(BOOTS) boots; per cell v2 no more'
-	@echo '              cross-LLC migrations than none (+0.5/s or 1.5x), on-CPU >= 0.95x,'
-	@echo '              top-LLC share >= 90% where it names a preferred LLC:'
-	@echo '              $$(BUILD)/sweep/TOPOLOGY/results.tsv, cells.tsv, heat-*.png, checks.tap'
-	@echo '  rfc         the posting in $$(BUILD)/rfc/: format-patch --cover-letter, "RFC PATCH v2",'
-	@echo '              cover letter from series-v2/cover-letter.txt, CHANGELOG, the last bench'
-	@echo '              and check results; verified: git am on a fresh base, build, checkpatch,'
-	@echo '              bodies, subjects (FROM=, SIGNOFF= "Name <mail>")'
-	@echo '  plugin      build the cache model, a TCG plugin, against the installed QEMU'"'"'s source'
-	@echo '  model-test  the cache model'"'"'s self-test (tests/model.c, two boots; part of make test)'
-	@echo '  test        what CI runs: check, selftest, boot-test of none on 2x2x4, model-test,'
-	@echo '              v2 on four topologies; stops at the first failure'
-	@echo '  test-full   test, then v2-nodebug on 2x2x4, none on the other three topologies, v1 on 2x2x4,'
-	@echo '              lb-compare and nofeature-check; run it before posting'
-	@echo '  nofeature-check  v2-nodebug with CONFIG_SCHED_CACHE off must fail every v2 test,'
-	@echo '              each for not seeing v2 (the tests'"'"' negative control)'
-	@echo '  clean       remove logs, guest programs and initramfs images'
-	@echo '  distclean   remove $$(BUILD) (refuses if a source tree has local changes)'
-	@echo
-	@echo 'Variables (current value):'
-	@echo '  SERIES=$(SERIES)      none (unpatched), v1, v2, or v2-nodebug (v2 without its DEBUG patch)'
-	@echo '  CONFIG=$(CONFIG)      base (qemu/configs/base.config on tinyconfig), debug, or nofeature (CONFIG_SCHED_CACHE off)'
-	@echo '                    (adds qemu/configs/debug.config: KASAN, kmemleak, DEBUG_LIST,'
-	@echo '                    lockdep, CPU hotplug; own output folder; full stress counts)'
-	@echo '  STRESS=$(STRESS)     stress.c counts: full (default with CONFIG=debug) or short'
-	@echo '  TOPOLOGY=$(TOPOLOGY)  NxLxC[xT]: nodes x LLCs/node x cores/LLC [x threads/core];'
-	@echo '                    several, space separated, boot one after another'
-	@echo '  TESTS=$(TESTS)        shell glob of guest test names (several: comma-separated),'
-	@echo '                    or none; with CONFIG=debug: stress,topology'
-	@echo '  EXTRA=dir         copied to /extra in the guest; /extra/run runs after the tests'
-	@echo '  TIMEOUT=$(TIMEOUT)     seconds one boot may take before it is killed and failed'
-	@echo '  GUEST_TIMEOUT=$(GUEST_TIMEOUT) seconds one guest test program may take'
-	@echo '  APPEND=...        extra kernel command line'
-	@echo '  BUILD=$(BUILD)      build folder (ignored by git)'
-	@echo '  FORCE=1           let tree discard local changes in $$(BUILD)/src-$$(SERIES)'
-	@echo '  FROM=...          make rfc: author of every patch ("Name <mail>")'
-	@echo '  SIGNOFF=...       make rfc: the poster'"'"'s Signed-off-by on every patch; make check:'
-	@echo '                    the sign-off checkpatch sees'
-	@echo '  RUNS=$(RUNS)            make bench: runs of each workload in each boot'
-	@echo '  SECS=$(SECS)           make bench, lb-compare: measured seconds of each workload'
-	@echo '  BOOTS=$(BOOTS)          make sweep: boots of each kernel for the cells near an edge'
-	@echo '  SWEEP_SECS=$(SWEEP_SECS)     make sweep: measured seconds of each cell (after 2 s of warm-up)'
-	@echo '  MODEL=llc         boot under the cache model (qemu/plugins/llc.c; counts in LOGDIR/llc.tsv)'
-	@echo '  MODEL_ARGS=...    its geometry: size=16M,ways=16,line=64 (the default, what the guest reports)'
-	@echo '  BENCH_MODEL=0     make bench without its boots under the cache model'
-	@echo '  MODEL_SECS=$(MODEL_SECS)     make bench: measured seconds of each workload under the model'
-	@echo '  ICOUNT=0          run QEMU without -icount (default on, see README)'
-	@echo '  ICOUNT_SHIFT=N    -icount shift: 2^N ns of guest time per instruction (default 1)'
-	@echo '  ICOUNT_SLEEP=off  -icount sleep=off: idle guest time jumps to the next timer (default on)'
+	@qemu/make-help.sh $(MAKEFILE_LIST) -- $(foreach v,$(shell sed -n 's/^\([A-Z_]*\)[ \t]*[?:]*=.*/\1/p' $(MAKEFILE_LIST)),'$(v)=$(subst ','\'',$($(v)))')
 
+## install every needed package with apt-get (pinned kernel base) and fetch
+## the installed QEMU's source for the cache model
 deps:
 	@qemu/deps.sh
 	@qemu/qemu-src.sh $(BUILD)
 
 # The cache model, against the plugin API of the installed QEMU's own
 # source (make deps fetches it; qemu-src.sh refuses a version mismatch)
+## build the cache model, a TCG plugin, against the installed QEMU's source
 plugin:
 	@qemu/qemu-src.sh $(BUILD) >/dev/null
 	@$(MAKE) --no-print-directory $(PLUGIN)
@@ -157,15 +120,20 @@ $(PLUGIN): qemu/plugins/llc.c qemu/plugins/llc-mark.h $(BUILD)/qemu-src/.cas-ver
 
 # The model's self-test: tests/model.c on the unpatched kernel on 2x2x4,
 # with the model and without (the slowdown's baseline)
+## the cache model's self-test (tests/model.c, two boots; part of make test)
 model-test: kernel initramfs plugin
 	@APPEND='$(APPEND) cas.series=$(SERIES) cas.config=$(CONFIG)' qemu/model-test.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)/logs/model $(abspath $(PLUGIN))
 
+## extract the base into $(BUILD)/linux-base and apply series-$(SERIES)
 tree:
 	@qemu/tree.sh $(BUILD) $(SERIES) $(FORCE)
 
+## write series-$(SERIES)/ back from the commits in $(BUILD)/src-$(SERIES)
+## (edit there, git rebase -i --autosquash base, then this)
 series:
 	@qemu/series-export.sh $(BUILD) $(SERIES)
 
+## build bzImage for $(SERIES) in $(BUILD)/out-$(SERIES)[-$(CONFIG)]
 kernel: tree
 	@qemu/kernel.sh $(SRC) $(OUT) $(FRAGMENTS)
 
@@ -176,35 +144,50 @@ $(GUEST)/%: tests/%.c $(wildcard tests/lib/*.h) $(SELFTESTS)/kselftest_harness.h
 	@mkdir -p $(GUEST)
 	gcc -static -O2 -Wall -Werror -D_GNU_SOURCE -pthread -Itests -I$(SELFTESTS) -o $@ $< -lm
 
+## build the static guest test programs from tests/*.c
 guest: $(GUEST_BINS)
 
 $(BUILD)/bench-guest/%: tests/bench/%.c $(wildcard tests/lib/*.h) $(SELFTESTS)/kselftest_harness.h
 	@mkdir -p $(BUILD)/bench-guest
 	gcc -static -O2 -Wall -Werror -D_GNU_SOURCE -pthread -Itests -I$(SELFTESTS) -o $@ $< -lm
 
+## the guest's initramfs: the test programs and EXTRA
 initramfs: guest
 	@qemu/initramfs.sh $(INITRAMFS) $(GUEST) $(EXTRA)
 
+## build what is missing, boot every $(TOPOLOGY), run the guest tests;
+## fails on a failed, missing or unexpected result, a timeout or a kernel splat
 boot-test: kernel initramfs $(if $(MODEL),plugin)
 	@$(MODEL_ENV) APPEND='$(APPEND) cas.series=$(SERIES) cas.config=$(CONFIG) cas.stress=$(STRESS)$(if $(DEBUG), kmemleak.verbose=1)' qemu/boot-test.sh $(BZIMAGE) $(INITRAMFS) $(LOGS) '$(TESTS)' '$(TOPOLOGY)'
 
 # Every patch of the series built and booted in turn, SCHED_CACHE on from
 # the start: the kernels a bisection can land on. Before posting, not in CI.
+## build and boot each patch of $(SERIES) (default v2) in turn on the first
+## $(TOPOLOGY), SCHED_CACHE on from the start: every test must pass or skip as
+## tests/expect.tsv says for that stage (before posting; 13 builds)
 boot-test-each: guest
 	@qemu/boot-each.sh $(BUILD) $(if $(filter none,$(SERIES)),v2,$(SERIES)) $(firstword $(TOPOLOGY))
 
+## boot the guest to an interactive shell (leave with reboot -f)
 run: kernel initramfs $(if $(MODEL),plugin)
 	@$(MODEL_ENV) qemu/run.sh $(BZIMAGE) $(INITRAMFS) $(firstword $(TOPOLOGY)) $(LOGS)/run shell $(APPEND)
 
+## prove the harness catches failures (splat patterns, a panic, a not-ok
+## test, a wrong topology, a hang, bench and sweep verdicts)
 selftest: kernel initramfs
 	@qemu/selftest.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)
 
 # The comparisons that need one boot per kernel: none, v1 and v2 in turn
+## boot none, v1 and v2 in turn on the first $(TOPOLOGY) with the same
+## workloads once (fit, saturate), judged by make bench's checks of them
 lb-compare: $(BENCH_BINS)
 	@for s in none v1 v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
 	@qemu/lb-compare.sh $(BUILD) $(firstword $(TOPOLOGY))
 
 # Unpatched vs v1 vs v2: the same workloads RUNS times in one boot of each
+## boot none, v1 and v2 in turn on the first $(TOPOLOGY), run the workloads
+## $(RUNS) times, then each kernel once under the cache model:
+## $(BUILD)/bench/results.tsv, table.txt, plots, checks.tap
 bench: $(BENCH_BINS) $(if $(filter 0,$(BENCH_MODEL)),,plugin)
 	@for s in none v1 v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
 	@BENCH_MODEL=$(BENCH_MODEL) qemu/bench.sh $(BUILD) $(firstword $(TOPOLOGY)) $(RUNS) $(abspath $(PLUGIN))
@@ -212,11 +195,17 @@ bench: $(BENCH_BINS) $(if $(filter 0,$(BENCH_MODEL)),,plugin)
 # The load sweep, on 2x2x4 and 1x4x2 unless TOPOLOGY= is given: none and
 # v2 booted side by side (one QEMU per core), one topology after another
 SWEEP_TOPOLOGIES := $(if $(filter command line,$(origin TOPOLOGY)),$(TOPOLOGY),2x2x4 1x4x2)
+## the load sweep on each $(TOPOLOGY) (default 2x2x4 and 1x4x2): threads x
+## on-CPU share x burst length, none and v2 side by side, cells near an
+## edge in $(BOOTS) boots: $(BUILD)/sweep/TOPOLOGY/ (results.tsv, cells.tsv,
+## heat-*.png, checks.tap)
 sweep: $(BENCH_BINS)
 	@for s in none v2; do $(MAKE) --no-print-directory kernel SERIES=$$s || exit 1; done
 	@rc=0; for t in $(SWEEP_TOPOLOGIES); do qemu/sweep.sh $(BUILD) $$t $(BOOTS) || rc=1; done; exit $$rc
 
 # The posting: build/rfc/, verified (needs make check's results for v2 and v1)
+## the posting in $(BUILD)/rfc/, verified (git am on a fresh base, build,
+## checkpatch, bodies, subjects); runs make check for v2 and v1
 rfc:
 	@$(MAKE) --no-print-directory check SERIES=v2
 	@$(MAKE) --no-print-directory check SERIES=v1
@@ -231,6 +220,8 @@ rfc:
 # they must pass on the series as a maintainer would take it) is a third
 # kernel: in test-full (a CI run with it took 86 min).
 TEST_TOPOLOGIES := 2x2x4 1x4x2 2x1x4 1x2x2x2
+## what CI runs: check, selftest, none on 2x2x4, model-test, v2 on four
+## topologies; stops at the first failure
 test:
 	@$(MAKE) --no-print-directory check SERIES=v2
 	@$(MAKE) --no-print-directory selftest
@@ -243,6 +234,8 @@ test:
 # 2x2x4, must fail every v2 test, each for not seeing v2
 # (qemu/nofeature-check.sh). A kernel build and a short boot: in test-full.
 NOFEATURE_LOGS := $(BUILD)/logs/v2-nodebug-nofeature/2x2x4
+## v2-nodebug with CONFIG_SCHED_CACHE off must fail every v2 test, each
+## for not seeing v2 (the tests' negative control)
 nofeature-check:
 	@$(MAKE) --no-print-directory kernel SERIES=v2-nodebug CONFIG=nofeature
 	@rm -rf $(NOFEATURE_LOGS)
@@ -257,6 +250,8 @@ nofeature-check:
 # without its DEBUG patch on 2x2x4, the unpatched kernel on the other
 # topologies, v1's steering baseline on 2x2x4, make lb-compare, and the v2
 # tests' negative control. Run it before posting.
+## test, then v2-nodebug on 2x2x4, none on the other topologies, v1 on
+## 2x2x4, lb-compare and nofeature-check; run it before posting
 test-full: test
 	@$(MAKE) --no-print-directory boot-test SERIES=v2-nodebug TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="$(filter-out 2x2x4,$(TEST_TOPOLOGIES))"
@@ -264,9 +259,11 @@ test-full: test
 	@$(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory nofeature-check
 
+## remove logs, guest programs and initramfs images
 clean:
 	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/bench-guest $(BUILD)/lb-compare $(BUILD)/bench $(BUILD)/rfc $(BUILD)/rfc-* $(BUILD)/initramfs-*.cpio.gz
 
+## remove $(BUILD) (refuses if a source tree has local changes)
 distclean:
 	@for t in $(BUILD)/src-*/; do \
 		[ -d "$$t" ] || continue; \

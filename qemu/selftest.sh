@@ -250,6 +250,21 @@ model FAIL model-map "cpu2: the guest shares its L3 with CPUs 0 1 2 3" "$work/mo
 grep -v '^boot' "$mtsv" >"$work/model-unfinished.tsv"
 model FAIL model-unfinished "the plugin did not write its totals" "$work/model-unfinished.tsv"
 
+# make help (qemu/make-help.sh) on the real makefiles, and on copies
+# with a phony target whose help was removed and a "##" block that
+# documents nothing: each must fail, naming what is wrong.
+help() {	# PASS|FAIL NAME WHY MAKEFILE...
+	local want=$1 name=$2 why=$3 got=PASS; shift 3
+	"$top/qemu/make-help.sh" "$@" -- SERIES=v2 >"$work/$name.out" 2>&1 || got=FAIL
+	judge "$want" "$got" "$name" "$work/$name.out" "$why"
+}
+help PASS help-real "SERIES=v2" "$top/Makefile" "$top/checks/check.mk"
+awk '/^## the load sweep/ { skip = 1 } skip && /^##/ { next } { skip = 0; print }' \
+	"$top/Makefile" >"$work/help-undocumented.mk"
+help FAIL help-undocumented "phony target sweep has no" "$work/help-undocumented.mk" "$top/checks/check.mk"
+{ cat "$top/Makefile"; printf '\n## documents nothing\n\nfoo = 1\n'; } >"$work/help-orphan.mk"
+help FAIL help-orphan "help-orphan.mk:" "$work/help-orphan.mk" "$top/checks/check.mk"
+
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {
 	local want=$1 name=$2 extra=$3 topo=$4 tests=$5; shift 5
