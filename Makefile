@@ -91,7 +91,7 @@ ifneq ($(filter-out llc,$(MODEL)),)
 $(error MODEL=$(MODEL): the only cache model is llc (qemu/plugins/llc.c))
 endif
 
-.PHONY: plugin model-test help deps tree series kernel guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
+.PHONY: plugin model-test help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -143,6 +143,11 @@ $(SELFTESTS)/kselftest_harness.h:
 $(GUEST)/%: tests/%.c $(wildcard tests/lib/*.h) $(SELFTESTS)/kselftest_harness.h
 	@mkdir -p $(GUEST)
 	gcc -static -O2 -Wall -Werror -D_GNU_SOURCE -pthread -Itests -I$(SELFTESTS) -o $@ $< -lm
+
+## write tests/README.md, the guest test catalogue, from the tests' own
+## comments and #defines (tests/catalogue.sh)
+catalogue:
+	@tests/catalogue.sh >tests/README.md.new && mv tests/README.md.new tests/README.md
 
 ## build the static guest test programs from tests/*.c
 guest: $(GUEST_BINS)

@@ -265,6 +265,15 @@ help FAIL help-undocumented "phony target sweep has no" "$work/help-undocumented
 { cat "$top/Makefile"; printf '\n## documents nothing\n\nfoo = 1\n'; } >"$work/help-orphan.mk"
 help FAIL help-orphan "help-orphan.mk:" "$work/help-orphan.mk" "$top/checks/check.mk"
 
+# The test catalogue (tests/README.md) is what tests/catalogue.sh makes
+# of the tests as they are now (make catalogue writes it)
+got=PASS
+"$top/tests/catalogue.sh" >"$work/catalogue.md" 2>&1 &&
+	diff -u "$top/tests/README.md" "$work/catalogue.md" >"$work/catalogue.out" 2>&1 ||
+	{ got=FAIL; echo "tests/README.md is stale: run make catalogue" >>"$work/catalogue.out"; }
+[ -s "$work/catalogue.out" ] || echo "tests/README.md is current" >"$work/catalogue.out"
+judge PASS "$got" catalogue-current "$work/catalogue.out"
+
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {
 	local want=$1 name=$2 extra=$3 topo=$4 tests=$5; shift 5

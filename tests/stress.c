@@ -14,6 +14,38 @@
  * prints one "stress:" line with what it ran; boot-test repeats those
  * lines in its summary.
  *
+ *   storm (full count / short count): what it checks
+ *   exec_from_every_thread (1000 / 200): exec from thread position r % 4
+ *       of a 4-busy-thread process; every exec'd image exits 0
+ *   exec_under_remote_update_curr (1000 / 100): the same, pinned, while a
+ *       process on another CPU of its LLC renices its main thread in a
+ *       loop (update_curr() for it from there) and another wakes sleepers
+ *       pinned to its CPU (review finding F1); every exec'd image exits
+ *       0; remote renices and wakeups during the execs (timestamps in a
+ *       memfd) counted and printed, at least one of each
+ *   fork_exit (10000 / 500): 4-thread processes living 1-4 ms, two at a
+ *       time, exit_group() from position r % 4; every child exits 0
+ *   cpu_hotplug (200 / 10): a CPU of the LLC a busy process is aggregated
+ *       in, and every fourth cycle a whole LLC (the next one if its own
+ *       holds the boot CPU), offline 20 ms then online; every write
+ *       succeeds, all CPUs online after, the process lives
+ *   toggle_feature_and_knobs (200 / 20): SCHED_CACHE off/on and every
+ *       knob to its minimum, maximum and old value, under a busy and a
+ *       light process; every write taken, old values back
+ *   cpuset_and_affinity (200 / 20): the cgroup v2 cpuset of a busy
+ *       process moved between LLCs, one CPU and all CPUs; every other
+ *       change narrows one thread's affinity to a CPU of the next LLC,
+ *       which the kernel must take when the cpuset is all CPUs and refuse
+ *       with EINVAL when it is one LLC; no thread seen outside its allowed
+ *       CPUs (a sighting counts only if it is still there 50 ms later)
+ *   bad_knob_input (every knob, the same in both counts): negative, huge,
+ *       non-numeric, empty, trailing garbage, below the minimum, above the
+ *       maximum; each write fails with -EINVAL and the value stays; a good
+ *       value is taken
+ *   kmemleak_after_storms (1 / 1, skips without kmemleak): two scans 6 s
+ *       apart find no unreferenced object at all (kmemleak's console
+ *       lines fail the boot too)
+ *
  * The storms run on every kernel (unpatched and v1 too, as a baseline);
  * what needs v2 (its knobs, its scans) is checked only there. On v2 with a
  * node of several LLCs, a canary process (two threads, each busy a tenth
