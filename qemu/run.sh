@@ -8,7 +8,7 @@
 # killed after $TIMEOUT seconds (exit 124); LOGDIR/kernel.release is the
 # release KERNEL was built as. MODE=shell: the console is this terminal.
 #
-# TCG settings, chosen on purpose (see README, "Why these QEMU settings"):
+# TCG settings, chosen on purpose (see qemu/README.md, "Why these QEMU settings"):
 # - thread=single: multi-threaded TCG with 16 vCPUs on a 2-core host oopsed
 #   at boot while static keys were being patched; one thread is also faster.
 # - icount shift=1,sleep=on: guest time follows executed instructions
