@@ -8,7 +8,11 @@
 #   - the result builds (bzImage, the boot tests' configuration);
 #   - checkpatch --strict passes on the generated patches;
 #   - every patch has a body and a "sched/...: " subject;
-#   - the cover letter's table is the one the results give.
+#   - the cover letter's table is the one the results give;
+#   - Debian's b4 (b4 am, offline) takes the mbox (BUILD/rfc/series.mbox)
+#     and yields the same patches in order, with the cover letter and the
+#     base-commit recognised, and git am of its output on a fresh base
+#     gives the same commits (messages, trailers) and tree.
 #
 #   checks/rfc.sh            (FROM="Name <mail>", SIGNOFF="Name <mail>")
 set -eu
@@ -23,6 +27,7 @@ FROM=${FROM:-}
 SIGNOFF=${SIGNOFF:-}
 need_base
 need_tool git git
+need_tool b4 b4
 for v in FROM SIGNOFF; do
 	eval "val=\${$v}"
 	[ -z "$val" ] || printf '%s\n' "$val" | grep -qE '^[^<>]+ <[^<>@ ]+@[^<> ]+>$' ||
@@ -93,7 +98,7 @@ done
 say "bench results from ${bench#"$top"/}/results.tsv (v2 $id)"
 "$top/qemu/bench-table.sh" "$bench/results.tsv" "$bench/run.env" >"$BUILD/rfc-bench.txt"
 git -C "$work" format-patch -q -o "$out" --cover-letter --subject-prefix="RFC PATCH v2" \
-	--base=base --no-signature base..HEAD
+	--base=base --no-signature --thread=shallow base..HEAD
 base_sha=$(git -C "$BASE_REPO" rev-parse base)
 base_desc="Debian $BASE_PACKAGE $BASE_VERSION, the tarball extracted as one commit"
 nfix=$(git -C "$BASE_REPO" rev-list --count tarball..base 2>/dev/null || echo 0)
@@ -137,7 +142,20 @@ awk -v subject="$subject" \
 	/^\*\*\* BLURB HERE \*\*\*$/ { blurb(); next }
 	{ print }' "$cover" >"$cover.new"
 mv "$cover.new" "$cover"
-say "wrote $n patches and the cover letter to ${out#"$top"/}"
+
+# Headers on one line each: git folds a long Subject or From, and b4 0.12
+# (Debian 12) fails on folded headers ("Header values may not contain
+# linefeed"); RFC 5322 allows lines of up to 998 characters
+for p in "$out"/0*.patch; do
+	awk 'NR == 1 { hdr = 1 }
+	hdr && /^[ \t]/ { sub(/^[ \t]+/, " "); prev = prev $0; next }
+	{ if (NR > 1) print prev; prev = $0 }
+	hdr && /^$/ { hdr = 0 }
+	END { if (NR) print prev }' "$p" >"$p.new"
+	mv "$p.new" "$p"
+done
+cat "$out"/0*.patch >"$out/series.mbox"
+say "wrote $n patches, the cover letter and series.mbox to ${out#"$top"/}"
 
 # ---- verification
 fail=0 t=0
@@ -146,7 +164,7 @@ result() {	# STATUS DESCRIPTION
 	if [ "$1" = 0 ]; then echo "ok $t $2"; else echo "not ok $t $2"; fail=1; fi
 }
 echo "TAP version 13"
-echo "1..6"
+echo "1..7"
 
 # 1. git am on a fresh checkout of the base
 git -C "$BASE_REPO" worktree remove --force "$verify" 2>/dev/null || rm -rf "$verify"
@@ -219,6 +237,42 @@ else
 	grep -l '^Signed-off-by: ' "$out"/0*.patch | sed 's/^/# has a Signed-off-by without SIGNOFF: /' | grep . && rc=1
 fi
 result $rc "the cover letter's table matches ${bench#"$top"/}/results.tsv; sign-offs only as SIGNOFF says"
+
+# 7. the maintainers' tool: b4 am on the mbox, offline, in the base
+# repository (so that it knows the base-commit), then git am of what it
+# wrote on a fresh base: the same commits, messages and tree as the series
+rc=0
+b4out=$BUILD/rfc-b4
+rm -rf "$b4out" && mkdir -p "$b4out"
+git -C "$BASE_REPO" worktree remove --force "$verify" 2>/dev/null || rm -rf "$verify"
+git -C "$BASE_REPO" worktree prune
+if ! (cd "$BASE_REPO" && b4 --offline-mode -n am -m "$out/series.mbox" -o "$b4out") \
+	>"$BUILD/rfc-b4.log" 2>&1; then
+	tail -5 "$BUILD/rfc-b4.log" | sed 's/^/#   /'
+	rc=1
+fi
+if [ $rc = 0 ]; then
+	grep -qx -- "Total patches: $n" "$BUILD/rfc-b4.log" ||
+		{ echo "# b4 did not find $n patches (rfc-b4.log)"; rc=1; }
+	grep -q '^Cover: ' "$BUILD/rfc-b4.log" || { echo "# b4 did not find the cover letter"; rc=1; }
+	grep -q "Base: using specified base-commit $base_sha" "$BUILD/rfc-b4.log" ||
+		{ echo "# b4 did not take base-commit $base_sha"; rc=1; }
+	mbx=$(ls "$b4out"/*.mbx 2>/dev/null | head -1)
+	git -C "$BASE_REPO" worktree add -q -f --detach "$verify" base >/dev/null
+	if [ -z "$mbx" ] || ! git -C "$verify" am -q "$mbx" >"$BUILD/rfc-b4-am.log" 2>&1; then
+		echo "# git am of b4's output failed (rfc-b4-am.log)"
+		rc=1
+	elif [ "$(git -C "$verify" rev-parse 'HEAD^{tree}')" != "$(git -C "$work" rev-parse 'HEAD^{tree}')" ]; then
+		echo "# b4's patches give another tree than the series"
+		rc=1
+	elif ! diff <(git -C "$verify" log --reverse --format='%an <%ae>%n%B' base..HEAD) \
+		<(git -C "$work" log --reverse --format='%an <%ae>%n%B' base..HEAD) >"$BUILD/rfc-b4-log.diff"; then
+		echo "# b4's commits differ from the series' in author, order, message or trailers:"
+		head -10 "$BUILD/rfc-b4-log.diff" | sed 's/^/#   /'
+		rc=1
+	fi
+fi
+result $rc "b4 am takes series.mbox: $n patches in order, cover letter and base-commit recognised, the same commits and tree"
 
 git -C "$BASE_REPO" worktree remove --force "$verify" 2>/dev/null || true
 [ $fail = 0 ] || die "verification failed: see above"

@@ -10,7 +10,7 @@ die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
 
 pkgs="gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils file git perl
 python3 sparse coccinelle qemu-system-x86 qemu-system-data busybox-static ccache
-rt-tests gnuplot-nox ocaml-nox"
+rt-tests gnuplot-nox ocaml-nox b4"
 
 sudo=
 if [ "$(id -u)" != 0 ]; then
