@@ -193,7 +193,7 @@ awk -F'\t' '!($1 == "v2" && $2 == "pair" && $3 == "distinct_pref_llcs")' \
 bcheck FAIL bench-checks-missing "v2 pair distinct_pref_llcs: missing" "$work/missing.tsv"
 { grep -v '^feature' "$top/tests/bench/checks.tsv"
   printf 'feature\tring\ttop_llc_share_pct\tmedian\tge\tabs\t90\t0\tplanted\n'; } >"$work/checks.tsv"
-bcheck FAIL bench-checks-control "not ok 12 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
+bcheck FAIL bench-checks-control "not ok 14 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
 
 # make sweep's verdict (qemu/sweep-report.sh) on a captured raw.tsv: it
 # passes; each cell check fails on the figure it judges, planted in one
