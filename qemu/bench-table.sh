@@ -5,6 +5,8 @@
 #
 # RUN.env (written by qemu/bench.sh) gives TOPOLOGY, RUNS, SECS, CAVEAT and
 # the release each kernel's guest reported (KERNEL_none, KERNEL_v1, ...).
+# METRICS="m1 m2 ..." keeps only those metrics (the cover letter's table:
+# the full one is results.tsv).
 set -eu
 
 res=$1 env=$2
@@ -25,7 +27,9 @@ echo "$CAVEAT"
 echo
 printf '%-12s %-28s %-26s %-26s %s\n' workload metric none v1 v2
 for w in fit ring saturate pair stream latency hackbench-1 hackbench-N; do
-	awk -F'\t' -v w="$w" 'NR > 1 && $2 == w { print $3 }' "$res" | awk '!seen[$0]++' |
+	awk -F'\t' -v w="$w" -v keep="${METRICS:-}" '
+		BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+		NR > 1 && $2 == w && (!n || $3 in want) { print $3 }' "$res" | awk '!seen[$0]++' |
 	while read -r m; do
 		line=$(printf '%-12s %-28s' "$w" "$m")
 		for k in none v1 v2; do
