@@ -267,8 +267,11 @@ if [ $rc = 0 ]; then
 	elif [ "$(git -C "$verify" rev-parse 'HEAD^{tree}')" != "$(git -C "$work" rev-parse 'HEAD^{tree}')" ]; then
 		echo "# b4's patches give another tree than the series"
 		rc=1
-	elif ! diff <(git -C "$verify" log --reverse --format='%an <%ae>%n%B' base..HEAD) \
-		<(git -C "$work" log --reverse --format='%an <%ae>%n%B' base..HEAD) >"$BUILD/rfc-b4-log.diff"; then
+	# (blank lines aside: b4 ends every message with one, git keeps what
+	# the commit had)
+	elif ! diff <(git -C "$verify" log --reverse --format='%an <%ae>%n%B' base..HEAD | grep -v '^$') \
+		<(git -C "$work" log --reverse --format='%an <%ae>%n%B' base..HEAD | grep -v '^$') \
+		>"$BUILD/rfc-b4-log.diff"; then
 		echo "# b4's commits differ from the series' in author, order, message or trailers:"
 		head -10 "$BUILD/rfc-b4-log.diff" | sed 's/^/#   /'
 		rc=1
