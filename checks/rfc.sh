@@ -269,8 +269,8 @@ if [ $rc = 0 ]; then
 		rc=1
 	# (blank lines aside: b4 ends every message with one, git keeps what
 	# the commit had)
-	elif ! diff <(git -C "$verify" log --reverse --format='%an <%ae>%n%B' base..HEAD | grep -v '^$') \
-		<(git -C "$work" log --reverse --format='%an <%ae>%n%B' base..HEAD | grep -v '^$') \
+	elif ! diff <(git -C "$verify" log --reverse --format='%an <%ae>%n%B%n' base..HEAD | grep -v '^$') \
+		<(git -C "$work" log --reverse --format='%an <%ae>%n%B%n' base..HEAD | grep -v '^$') \
 		>"$BUILD/rfc-b4-log.diff"; then
 		echo "# b4's commits differ from the series' in author, order, message or trailers:"
 		head -10 "$BUILD/rfc-b4-log.diff" | sed 's/^/#   /'
