@@ -23,6 +23,13 @@ function flush_err(f, n) {
 	printf "make-help: %s:%d: a \"##\" block with no target or variable after it\n", f, n > "/dev/stderr"
 	bad = 1
 }
+# the "##" block just read, one line each; the block is used up
+function joined(   s, i) {
+	s = doc[1]
+	for (i = 2; i <= nd; i++) s = s "\n" doc[i]
+	nd = 0
+	return s
+}
 NR == FNR { if (index($0, "=")) val[substr($0, 1, index($0, "=") - 1)] = substr($0, index($0, "=") + 1); next }
 FNR == 1 { if (nd) flush_err(prevfile, prevline); nd = 0 }
 /^\.PHONY:/ || cont {
@@ -35,22 +42,17 @@ FNR == 1 { if (nd) flush_err(prevfile, prevline); nd = 0 }
 }
 nd && /^[a-z][a-z0-9-]*:/ {
 	name = $0; sub(/:.*/, "", name)
-	t[++nt] = name; tdoc[name] = doc[1]
-	for (i = 2; i <= nd; i++) tdoc[name] = tdoc[name] "\n" doc[i]
-	nd = 0; next
+	t[++nt] = name; tdoc[name] = joined(); next
 }
 nd && /^[A-Z_]+[ \t]*[?:]?=/ {
 	name = $0; sub(/[ \t]*[?:]?=.*/, "", name)
-	v[++nv] = name; vdoc[name] = doc[1]
-	for (i = 2; i <= nd; i++) vdoc[name] = vdoc[name] "\n" doc[i]
-	nd = 0; next
+	v[++nv] = name; vdoc[name] = joined(); next
 }
 nd { flush_err(FILENAME, FNR); nd = 0 }
-/^[a-z][a-z0-9-]*:/ { name = $0; sub(/:.*/, "", name); seen[name] = 1 }
 END {
 	if (nd) flush_err(prevfile, prevline)
 	for (p in phony)
-		if (!(p in tdoc) && p != "FORCE" && p != "help") {
+		if (!(p in tdoc) && p != "FORCE") {
 			printf "make-help: phony target %s has no \"##\" help\n", p > "/dev/stderr"
 			bad = 1
 		}
