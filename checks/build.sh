@@ -119,6 +119,6 @@ for cfg in $link_cfgs; do
 		fails=$((fails + 1))
 	fi
 done
-printf '%s: %d patch(es) x CONFIG_SCHED_CACHE=y/n, link (%s): %d failure(s)\n' "$me" \
-	"$(wc -l <"$tree/.check-map")" "$link_cfgs" "$fails"
+printf '%s: %d patch(es) x CONFIG_SCHED_CACHE=y/n%s: %d failure(s)\n' "$me" \
+	"$(wc -l <"$tree/.check-map")" "${link_cfgs:+, whole kernel linked with =$link_cfgs}" "$fails"
 [ $fails = 0 ]

@@ -5,8 +5,10 @@
 #
 # RUN.env (written by qemu/bench.sh) gives TOPOLOGY, RUNS, SECS, CAVEAT and
 # the release each kernel's guest reported (KERNEL_none, KERNEL_v1, ...).
-# METRICS="m1 m2 ..." keeps only those metrics (the cover letter's table:
-# the full one is results.tsv).
+# METRICS="m1 w:m2 ..." keeps only those rows: a bare metric for every
+# workload, workload:metric for that workload alone (the cover letter's
+# table; the full one is results.tsv). An entry that selects no row is an
+# error, so a renamed metric cannot drop out of the cover letter unseen.
 set -eu
 
 res=$1 env=$2
@@ -17,6 +19,11 @@ die() { printf 'bench-table: error: %s\n' "$*" >&2; exit 2; }
 . "$env"
 head -1 "$res" | grep -qx "$(printf 'kernel\tworkload\tmetric\tmedian\tmin\tmax')" ||
 	die "$res: the header is not 'kernel workload metric median min max'"
+
+for e in ${METRICS:-}; do
+	awk -F'\t' -v e="$e" 'NR > 1 && ($3 == e || $2 ":" $3 == e) { f = 1; exit } END { exit !f }' "$res" ||
+		die "METRICS: '$e' selects no row of $res"
+done
 
 echo "make bench on $TOPOLOGY: median [min..max] of $RUNS runs (${SECS} s each; hackbench: its own time)"
 [ -z "${KERNEL_v2:-}" ] ||
@@ -29,7 +36,8 @@ printf '%-12s %-28s %-26s %-26s %s\n' workload metric none v1 v2
 for w in fit ring saturate pair stream latency hackbench-1 hackbench-N; do
 	awk -F'\t' -v w="$w" -v keep="${METRICS:-}" '
 		BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
-		NR > 1 && $2 == w && (!n || $3 in want) { print $3 }' "$res" | awk '!seen[$0]++' |
+		NR > 1 && $2 == w && (!n || $3 in want || (w ":" $3) in want) { print $3 }' "$res" |
+	awk '!seen[$0]++' |
 	while read -r m; do
 		line=$(printf '%-12s %-28s' "$w" "$m")
 		for k in none v1 v2; do

@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 5 + 6 + 6 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 5 + 6 + 6 + 2 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -169,6 +169,23 @@ accept FAIL bench-unrecorded-checks "no checks.tap" 0123456789ab
 # patch files, changelogs included
 printf 'COMMIT=c233dfc+local-changes\nSERIES_v1=b03fa4b7c5b4\nSERIES_v2=8818ae6c21c4\n' >"$bdir/run.env"
 accept FAIL bench-old-format "names no v2 identity" 8818ae6c21c4
+
+# the cover letter's table (qemu/bench-table.sh with METRICS=) on a
+# captured results.tsv: workload:metric keeps that workload's row alone,
+# and an entry that selects nothing (a renamed metric) is an error
+printf 'TOPOLOGY=2x2x4\nRUNS=3\nSECS=10\nCAVEAT="caveat"\n' >"$bdir/run.env"
+got=FAIL
+if METRICS="fit:top_llc_share_pct hackbench-N:time_s" "$top/qemu/bench-table.sh" \
+	"$fx/bench-results.tsv" "$bdir/run.env" >"$bdir.table" 2>&1 &&
+	[ "$(grep -cE '^(fit +top_llc_share_pct|hackbench-N +time_s) ' "$bdir.table")" = 2 ] &&
+	[ "$(grep -cE '^[a-zA-Z0-9-]+ +[a-z0-9_]+ +[-0-9]' "$bdir.table")" = 2 ]; then
+	got=PASS
+fi
+judge PASS "$got" bench-table-rows "$bdir.table"
+got=PASS
+METRICS="fit:top_llc_share fit:top_llc_share_pct" "$top/qemu/bench-table.sh" \
+	"$fx/bench-results.tsv" "$bdir/run.env" >"$bdir.table" 2>&1 || got=FAIL
+judge FAIL "$got" bench-table-no-row "$bdir.table" "'fit:top_llc_share' selects no row"
 
 # make bench's checks (qemu/bench-checks.sh) on a captured results.tsv:
 # it passes; v2's rows replaced by the unpatched kernel's fail the feature
