@@ -179,8 +179,8 @@ run: kernel initramfs $(if $(MODEL),plugin)
 
 ## prove the harness catches failures (splat patterns, a panic, a not-ok
 ## test, a wrong topology, a hang, bench and sweep verdicts)
-selftest: kernel initramfs
-	@qemu/selftest.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)
+selftest: kernel guest
+	@qemu/selftest.sh $(BZIMAGE) $(BUILD)
 
 # The comparisons that need one boot per kernel: none, v1 and v2 in turn
 ## boot none, v1 and v2 in turn on the first $(TOPOLOGY) with the same

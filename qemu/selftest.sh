@@ -1,13 +1,13 @@
 #!/bin/bash
 # Harness self-test: the verdict must catch every kind of failure.
 #
-#   qemu/selftest.sh KERNEL INITRAMFS BUILD
+#   qemu/selftest.sh KERNEL BUILD
 #
 # Host-only cases feed fixture logs to qemu/verdict.sh; boot cases run the
 # real kernel with a deliberately broken guest. Prints KTAP.
 set -eu
 
-kernel=$1 initrd=$2 build=$3
+kernel=$1 build=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 fx=$top/tests/harness
 work=$build/logs/selftest
