@@ -29,7 +29,7 @@ echo "make bench on $TOPOLOGY: median [min..max] of $RUNS runs (${SECS} s each; 
 [ -z "${KERNEL_v2:-}" ] ||
 	echo "kernels: none ${KERNEL_none:-?}, v1 ${KERNEL_v1:-?}, v2 ${KERNEL_v2} (release names the code: qemu/identity.sh)"
 [ -z "${MODEL:-}" ] || [ "$MODEL" = none ] ||
-	echo "cache figures (llc_*, mem_fills_per_s): one more boot of each kernel under the cache model ($MODEL)"
+	echo "cache figures (llc_*, mem_fills_per_s): one more boot of each kernel under the cache model (${MODEL% vcpus=*})"
 echo "$CAVEAT"
 echo
 printf '%-12s %-28s %-26s %-26s %s\n' workload metric none v1 v2
