@@ -12,8 +12,9 @@
  *
  *   aggregation     a 3-thread process started spread over two LLCs
  *                   gathers in one LLC with the feature on, and stays
- *                   spread with it off; the threads' moves out of the
- *                   preferred LLC and into it are counted and printed
+ *                   spread with it off (in one of 3 starts); the
+ *                   threads' moves out of the preferred LLC and into it
+ *                   are counted and printed
  *   two_processes   two such processes, started in one LLC, end up
  *                   preferring different LLCs
  *   switching       pinned into another LLC, a process's preference follows
@@ -71,11 +72,19 @@
  * (the issue's figure); with it off at most AGG_OFF_MAX. Both runs start
  * with the threads spread over two LLCs of a node (spread_start()): 3
  * threads 2 + 1 (67% in one LLC), 2 threads 1 + 1 (50%). With the feature
- * off nothing gathers them, so 13 points are left for TCG noise; with it
- * on, the steering must.
+ * on, the steering must gather them, in every run. With it off only the
+ * unpatched kernel's own placement acts, and that sometimes gathers two
+ * threads by itself where an LLC has two CPUs (1 of 16 off runs of 2
+ * threads, 1x4x2, 2026-12-06: 100%, no LLC change in the 3 s, no scan,
+ * so no v2 code ran). The control is there to show the test tells
+ * on from off, not to judge the unpatched placement, so the off run gets
+ * up to AGG_OFF_TRIES fresh starts and must stay under AGG_OFF_MAX in one
+ * of them: a feature that is not really off gathers in every start and
+ * fails it.
  */
 #define AGG_ON_MIN	90.0
 #define AGG_OFF_MAX	80.0
+#define AGG_OFF_TRIES	3
 
 /*
  * Switching: the expected count is switch_scans + 3 scans after the move
@@ -388,16 +397,22 @@ TEST_F_TIMEOUT(balance, aggregation, 120)
 	struct tally ton, toff;
 
 	/* off first: it also lets the deferred work of a fresh boot settle */
-	ASSERT_EQ(0, fit_run(0, &off, &toff));
+	for (int i = 0; i < AGG_OFF_TRIES; i++) {
+		ASSERT_EQ(0, fit_run(0, &off, &toff));
+		/* feature off: no scan at all (the count is the process's own) */
+		EXPECT_EQ(0, toff.scans);
+		if (off.share_pct <= AGG_OFF_MAX)
+			break;
+		ksft_print_msg("aggregation: off run %d of %d gathered by itself\n",
+			       i + 1, AGG_OFF_TRIES);
+	}
 	ASSERT_EQ(0, fit_run(1, &on, &ton));
 	/* v2's figures were read in both runs: the counts below are real */
 	ASSERT_LT(0, toff.samples);
 	ASSERT_LT(0, ton.samples);
 	EXPECT_GE(on.share_pct, AGG_ON_MIN);
 	EXPECT_LE(off.share_pct, AGG_OFF_MAX);
-	/* feature off: no scan at all (the count is the process's own) */
 	EXPECT_LT(0, ton.scans);
-	EXPECT_EQ(0, toff.scans);
 }
 
 /*
