@@ -28,5 +28,8 @@ checks=$(sed -n 's/^CHECKS=//p' "$dir/run.env")
 [ -s "$dir/checks.tap" ] || no "no checks.tap: the bench's checks were not recorded"
 grep -q '^not ok' "$dir/checks.tap" && no "its checks failed:
 $(grep '^not ok' "$dir/checks.tap")"
+# a skipped check passed nothing (BENCH_MODEL=0: no cache model figures)
+grep -q '# SKIP' "$dir/checks.tap" && no "it skipped checks:
+$(grep '# SKIP' "$dir/checks.tap")"
 [ "$checks" = passed ] || no "run.env says CHECKS=${checks:-(none)}, not passed"
 echo "bench-accept: $dir: v2 $got, every check passed"

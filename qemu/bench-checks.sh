@@ -8,7 +8,11 @@
 # check is judged again on the unpatched kernel's figures, where it must
 # fail (with the figures present), or it shows nothing v2 adds. A figure
 # that is missing or invalid (the trace overflowed in a run) fails the
-# check that reads it.
+# check that reads it. A bench without the cache model (BENCH_MODEL=0:
+# no kernel has any of the model's figures) cannot judge the checks of
+# the model's figures: they, and their controls, are reported as TAP
+# SKIPs, which qemu/bench-accept.sh does not accept for quoting. A model
+# figure missing where others are present fails as any other.
 set -eu
 
 res=$1
@@ -49,8 +53,11 @@ function judge(k,    a, b, bound) {
 		      REF == "abs" ? "" : sprintf(" (%s x %s %s%s)", FAC, REF, b, SLACK ? sprintf(" %s %s", OP == "le" ? "+" : "-", SLACK) : ""))
 	return OP == "le" ? a + 0 <= bound + 0 : a + 0 >= bound + 0
 }
+# the figures only the cache model gives (the MODEL boots of qemu/bench.sh)
+function model_metric(met) { return met ~ /^(llc_transfers_per_s|llc_misses_per_kop|mem_fills_per_s)$/ }
 FNR == NR {
 	if (FNR == 1 && $1 == "kernel") next
+	if (model_metric($3)) hasmodel = 1
 	key = $1 SUBSEP $2 SUBSEP $3
 	med[key] = $4; min[key] = $5; max[key] = $6
 	next
@@ -77,6 +84,10 @@ END {
 	t = 0; rc = 0
 	for (i = 1; i <= n; i++) {
 		W = w[i]; M = m[i]; STAT = st[i]; OP = op[i]; REF = ref[i]; FAC = fac[i]; SLACK = sl[i]
+		if (!hasmodel && model_metric(M)) {
+			printf "ok %d %s %s: %s # SKIP no cache model in this bench (BENCH_MODEL=0)\n", ++t, kind[i], W, M
+			continue
+		}
 		ok = judge("v2")
 		printf "%s %d %s %s: %s # %s\n", ok ? "ok" : "not ok", ++t, kind[i], W, why, desc[i]
 		if (!ok) rc = 1
@@ -84,6 +95,10 @@ END {
 	for (i = 1; i <= n; i++) {
 		if (kind[i] != "feature") continue
 		W = w[i]; M = m[i]; STAT = st[i]; OP = op[i]; REF = ref[i]; FAC = fac[i]; SLACK = sl[i]
+		if (!hasmodel && model_metric(M)) {
+			printf "ok %d control %s: %s # SKIP no cache model in this bench (BENCH_MODEL=0)\n", ++t, W, M
+			continue
+		}
 		held = judge("none")
 		# it must fail on figures the unpatched kernel has (and the
 		# reference kernel, for a relative check), not for want of them

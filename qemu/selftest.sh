@@ -169,6 +169,11 @@ accept FAIL bench-unrecorded-checks "no checks.tap" 0123456789ab
 # patch files, changelogs included
 printf 'COMMIT=c233dfc+local-changes\nSERIES_v1=b03fa4b7c5b4\nSERIES_v2=8818ae6c21c4\n' >"$bdir/run.env"
 accept FAIL bench-old-format "names no v2 identity" 8818ae6c21c4
+# a bench without the cache model (BENCH_MODEL=0) skipped the model's
+# checks: it passed, but it showed nothing of them
+printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n' >"$bdir/run.env"
+printf 'TAP version 13\n1..2\nok 1 fit\nok 2 stream: llc_misses_per_kop # SKIP no cache model\n' >"$bdir/checks.tap"
+accept FAIL bench-skipped-checks "it skipped checks" 0123456789ab
 
 # the cover letter's table (qemu/bench-table.sh with METRICS=) on a
 # captured results.tsv: workload:metric keeps that workload's row alone,
@@ -208,9 +213,17 @@ bcheck FAIL bench-checks-trace-overflow "v2 fit llc_migrations_per_s: invalid" "
 awk -F'\t' '!($1 == "v2" && $2 == "pair" && $3 == "distinct_pref_llcs")' \
 	"$fx/bench-results.tsv" >"$work/missing.tsv"
 bcheck FAIL bench-checks-missing "v2 pair distinct_pref_llcs: missing" "$work/missing.tsv"
+# no cache model at all (BENCH_MODEL=0): the model's checks are SKIPs,
+# the others judged; one model figure missing among others fails
+awk -F'\t' '$3 !~ /^(llc_transfers_per_s|llc_misses_per_kop|mem_fills_per_s)$/' \
+	"$fx/bench-results.tsv" >"$work/nomodel.tsv"
+bcheck PASS bench-checks-no-model "stream: llc_misses_per_kop # SKIP no cache model in this bench" "$work/nomodel.tsv"
+awk -F'\t' '!($1 == "v2" && $2 == "stream" && $3 == "llc_misses_per_kop")' \
+	"$fx/bench-results.tsv" >"$work/model-missing.tsv"
+bcheck FAIL bench-checks-model-missing "v2 stream llc_misses_per_kop: missing" "$work/model-missing.tsv"
 { grep -v '^feature' "$top/tests/bench/checks.tsv"
   printf 'feature\tring\ttop_llc_share_pct\tmedian\tge\tabs\t90\t0\tplanted\n'; } >"$work/checks.tsv"
-bcheck FAIL bench-checks-control "not ok 14 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
+bcheck FAIL bench-checks-control "not ok 17 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
 
 # make sweep's verdict (qemu/sweep-report.sh) on a captured raw.tsv: it
 # passes; each cell check fails on the figure it judges, planted in one

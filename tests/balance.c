@@ -21,6 +21,9 @@
  *                   within a bounded number of scans; released, it stays put
  *   saturation      twice as many always-busy threads as an LLC has CPUs:
  *                   no CPU is left idle while another runs two of them
+ *   smt_busy_cores  where an LLC has SMT siblings, 1.5 times its cores in
+ *                   always-busy threads: no preferred LLC, and no core
+ *                   runs two of them while another core runs none
  *   no_bounce_band  the load sweep's worst cells (make sweep): processes
  *                   whose threads are busy part of the time in short
  *                   bursts: with the feature on they change LLC no more
@@ -543,7 +546,15 @@ TEST_F_TIMEOUT(balance, switching, 120)
  * moved them 5.9 times a second); their on-CPU time at least
  * BAND_ONCPU_MIN of off's (TCG jitter); and when v2 names a preferred LLC
  * for at least half of the samples, the top-LLC share at least AGG_ON_MIN
- * where the process fits under the steering limit of one LLC.
+ * where the process fits under the steering limit of one LLC. Where v2
+ * names no preference (in under BAND_NOPREF_PCT of the on run's samples,
+ * the width test's tolerance), nothing of it acts on placement (steering
+ * and the balancer's hold need one), and both runs measure the unpatched
+ * balancer's noise: the bound is then at least BAND_NOPREF_FLOOR moves a
+ * second (9 moves in 6 s). Measured: 5 threads 55% busy on 2x2x4, no
+ * preference, 0.83/s on against 0 off (series b13984275e86, 2026-12-07);
+ * 9 threads on 1x2x4x2, 1.17/s on against 0.33 off (2026-12-07, an
+ * earlier draft of the same series).
  * (6 threads 40% busy, 31.9 moves a second on that series, are not run:
  * on 1x4x2, where v2 names them no preference, one boot measured 0.83
  * moves a second with the feature on against none off, the unpatched
@@ -565,6 +576,8 @@ static const struct band_cell {
 #define BAND_MOVES_FACTOR	1.5
 #define BAND_ONCPU_MIN		0.95
 #define BAND_FIT_PCT		75
+#define BAND_NOPREF_PCT		10
+#define BAND_NOPREF_FLOOR	1.5
 
 struct band {
 	struct placement pl;
@@ -641,6 +654,8 @@ TEST_F_TIMEOUT(balance, no_bounce_band, 120)
 		bound = off.moves_per_s + BAND_MOVES_SLACK;
 		if (bound < BAND_MOVES_FACTOR * off.moves_per_s)
 			bound = BAND_MOVES_FACTOR * off.moves_per_s;
+		if (on.pref_pct < BAND_NOPREF_PCT && bound < BAND_NOPREF_FLOOR)
+			bound = BAND_NOPREF_FLOOR;
 		EXPECT_LE(on.moves_per_s, bound);
 		EXPECT_GE(on.oncpu, BAND_ONCPU_MIN * off.oncpu);
 		/*
@@ -740,6 +755,158 @@ TEST_F_TIMEOUT(balance, saturation, 120)
 	if (longest > 0)
 		ksft_print_msg("saturation: the longest stretch began with%s\n", where);
 	EXPECT_LE(longest * 1000, STACK_MAX_MS);
+}
+
+/*
+ * SMT cores (issue 21): where an LLC has SMT siblings, v2's limits count
+ * its cores, not its CPUs. A process of SMT_THREADS_PCT percent of an
+ * LLC's cores in always-busy threads (6 on 1x2x4x2's LLCs of 4 cores and
+ * 8 CPUs, 3 on 1x2x2x2's of 2 and 4) fits the LLC by its CPUs, so a kernel
+ * that counted CPUs would gather it there, two threads to a core while
+ * the cores of the other LLC idle; counted by cores it is too heavy and
+ * gets no preferred LLC. Measured with the feature on, and off (the
+ * unpatched placement, the same boot) for comparison, SMT_SECS each after
+ * SMT_SETTLE_NS, sampling every thread's CPU every 10 ms:
+ *
+ * - at most 10% of the samples of the preference name an LLC (the width
+ *   test's tolerance: a scan that saw the process before its weight was
+ *   known);
+ * - no core runs two of the threads while another core runs none for
+ *   longer than STACK_MAX_MS, saturation's tolerance for the balancer's
+ *   intervals (the level above the LLC balances busy CPUs every 256 ms
+ *   on 16 CPUs);
+ * - the threads' on-CPU time at least SMT_ONCPU_MIN of the off run's
+ *   (under TCG a sibling is a whole vCPU, so stacking costs no on-CPU
+ *   time there: this catches threads left waiting, not sharing a core).
+ */
+#define SMT_THREADS_PCT	150
+#define SMT_SETTLE_NS	2000000000ULL
+#define SMT_SECS	3.0
+#define SMT_ONCPU_MIN	0.95
+#define SMT_PREF_MAX	0.10
+
+static int core_of[CAS_MAX_CPUS];
+
+/* core_of[]: the first CPU of each CPU's core; the LLC's cores, 0 without SMT */
+static int smt_cores_read(void)
+{
+	char path[96];
+	cpu_set_t s;
+	int cores = 0;
+
+	for (int cpu = 0; cpu < map.ncpus; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+		if (read_cpulist(path, &s) <= 0)
+			return -1;
+		core_of[cpu] = cpu;
+		for (int c = 0; c < CAS_MAX_CPUS; c++)
+			if (CPU_ISSET(c, &s)) {
+				core_of[cpu] = c;
+				break;
+			}
+	}
+	for (int cpu = 0; cpu < map.ncpus; cpu++)
+		cores += map.llc_of[cpu] == 0 && core_of[cpu] == cpu;
+	return cores == llc_size(&map, 0) ? 0 : cores;
+}
+
+struct smt_run {
+	double oncpu;		/* the threads' on-CPU time, CPUs */
+	double longest_ms;	/* the longest stretch of a doubled core beside an empty one */
+	int stacked, samples;
+	long pref_samples, pref_with;
+	char where[160];
+};
+
+static void smt_run(int on, int n, struct smt_run *r)
+{
+	unsigned long long cpu0, cpu1;
+	double t0, t1, run_start = -1;
+	struct v2_watch *w;
+	struct v2_span sp;
+	char now_at[160] = "";
+	struct crew c;
+
+	memset(r, 0, sizeof(*r));
+	sched_feat_set("SCHED_CACHE", on);
+	watched_start(&c, n, BUSY);
+	sleep_ns(SMT_SETTLE_NS);
+	cpu0 = crew_oncpu_ns(&c);
+	t0 = mono_s();
+	while (mono_s() - t0 < SMT_SECS) {
+		int per_core[CAS_MAX_CPUS] = { 0 }, two = 0, empty = 0, rn;
+		double now = mono_s();
+
+		for (int i = 0; i < n; i++) {
+			int cpu = task_cpu_of(c.pid, c.sh->w[i].tid, &rn);
+
+			if (cpu >= 0 && cpu < map.ncpus && rn)
+				per_core[core_of[cpu]]++;
+		}
+		for (int cpu = 0; cpu < map.ncpus; cpu++) {
+			if (core_of[cpu] != cpu)
+				continue;
+			two |= per_core[cpu] >= 2;
+			empty |= per_core[cpu] == 0;
+		}
+		r->samples++;
+		if (two && empty) {
+			r->stacked++;
+			if (run_start < 0) {
+				run_start = now;
+				now_at[0] = '\0';
+				for (int cpu = 0, o = 0; cpu < map.ncpus && o < (int)sizeof(now_at); cpu++)
+					if (core_of[cpu] == cpu && per_core[cpu] != 1)
+						o += snprintf(now_at + o, sizeof(now_at) - o,
+							      " core%d(LLC%d)=%d", cpu,
+							      map.llc_of[cpu], per_core[cpu]);
+			}
+			if ((now - run_start) * 1000 > r->longest_ms) {
+				r->longest_ms = (now - run_start) * 1000;
+				memcpy(r->where, now_at, sizeof(r->where));
+			}
+		} else {
+			run_start = -1;
+		}
+		sleep_ns(10000000ULL);
+	}
+	t1 = mono_s();
+	cpu1 = crew_oncpu_ns(&c);
+	w = watch_of(c.pid);
+	if (w) {
+		v2_span(w, &map, t0, t1, -1, &sp);
+		r->pref_samples = sp.samples;
+		r->pref_with = sp.samples - sp.none;
+	}
+	watched_stop(&c);
+	sched_feat_set("SCHED_CACHE", 1);
+	r->oncpu = (cpu1 - cpu0) / ((t1 - t0) * 1e9);
+	ksft_print_msg("smt_busy_cores SCHED_CACHE %s: %d busy threads, %d CPUs: oncpu=%.2f CPUs, "
+		       "doubled core beside an empty one in %d of %d samples, longest %.0f ms "
+		       "(max %d)%s%s; preference named in %ld of %ld samples\n",
+		       on ? "on" : "off", n, map.ncpus, r->oncpu, r->stacked, r->samples,
+		       r->longest_ms, STACK_MAX_MS, r->longest_ms > 0 ? ", began with" : "",
+		       r->where, r->pref_with, r->pref_samples);
+}
+
+TEST_F_TIMEOUT(balance, smt_busy_cores, 120)
+{
+	struct smt_run on, off;
+	int cores = smt_cores_read(), n;
+
+	ASSERT_LE(0, cores) TH_LOG("cannot read the CPUs' thread siblings");
+	if (!cores)
+		SKIP(return, "no SMT siblings in LLC 0");
+	n = cores * SMT_THREADS_PCT / 100;
+	smt_run(0, n, &off);
+	smt_run(1, n, &on);
+	/* the preference was sampled: the count below is real */
+	ASSERT_LT(0, on.pref_samples);
+	EXPECT_LE(on.pref_with, on.pref_samples * SMT_PREF_MAX)
+		TH_LOG("a preferred LLC named in over 10%% of the samples");
+	EXPECT_LE(on.longest_ms, STACK_MAX_MS);
+	EXPECT_GE(on.oncpu, off.oncpu * SMT_ONCPU_MIN);
 }
 
 /*
@@ -1513,6 +1680,7 @@ TEST_F_TIMEOUT(balance, numa_follows_preferred_node, 360)
 FIXTURE(lb) {
 	long schedstats;	/* kernel.sched_schedstats before */
 	long mm_util;		/* v2's overagg_mm_util_pct before, if set */
+	long threads;		/* v2's overagg_threads_pct before, if set */
 	int v2;			/* v2, showing its figures */
 };
 
@@ -1520,6 +1688,7 @@ FIXTURE_SETUP(lb)
 {
 	self->schedstats = -1;
 	self->mm_util = -1;
+	self->threads = -1;
 	if (llc_map_read(&map) || !multi_llc_node(&map))
 		SKIP(return, "no node with 2 LLCs");
 	self->v2 = v2_ready();
@@ -1539,6 +1708,10 @@ FIXTURE_TEARDOWN(lb)
 	if (self->mm_util >= 0) {
 		snprintf(v, sizeof(v), "%ld", self->mm_util);
 		write_str(KNOBS "overagg_mm_util_pct", v);
+	}
+	if (self->threads >= 0) {
+		snprintf(v, sizeof(v), "%ld", self->threads);
+		write_str(KNOBS "overagg_threads_pct", v);
 	}
 	if (sched_feat_exists("SCHED_CACHE"))
 		sched_feat_set("SCHED_CACHE", 1);
@@ -1584,13 +1757,18 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 	if (self->v2) {
 		/*
 		 * n always-busy threads fill the LLC: a process that heavy gets
-		 * no preferred LLC by default (overagg_mm_util_pct); this is
-		 * about the balancer and a full LLC that is preferred (several
-		 * processes can fill one), so the limit is off here
+		 * no preferred LLC by default (overagg_mm_util_pct), and where
+		 * the LLC has SMT, n threads are twice its cores, too wide
+		 * (overagg_threads_pct); this is about the balancer and a full
+		 * LLC that is preferred (several processes can fill one), so
+		 * both limits are off here
 		 */
 		self->mm_util = read_long(KNOBS "overagg_mm_util_pct", -1);
 		if (self->mm_util >= 0)
 			ASSERT_EQ(0, write_str(KNOBS "overagg_mm_util_pct", "0"));
+		self->threads = read_long(KNOBS "overagg_threads_pct", -1);
+		if (self->threads >= 0)
+			ASSERT_EQ(0, write_str(KNOBS "overagg_threads_pct", "0"));
 		trace_reset();
 		trace_on(1);
 	}

@@ -10,6 +10,7 @@
  * comparison; a v2 kernel that does not show the figures fails them.
  */
 #include <sched.h>
+#include <sys/mman.h>
 #include "kselftest_harness.h"
 #include "lib/workload.h"
 #include "lib/trace.h"
@@ -547,6 +548,178 @@ TEST(wide_process_gets_no_preference)
 		TH_LOG("setup: the threads ran no more than 150%% of the LLC's CPUs");
 	EXPECT_LE(wide_pref * 10, wide.samples) TH_LOG("a preferred LLC in over 10%% of the samples");
 	EXPECT_GE(off_pref * 2, off.samples) TH_LOG("no preferred LLC in half the samples with the limit off");
+}
+
+/*
+ * Footprint (issue 21): a process whose threads stream through more memory
+ * together than an LLC holds gets no preferred LLC; the same process with
+ * small arrays gets one. FP_THREADS threads, each busy FP_BUSY_MS then
+ * asleep FP_SLEEP_MS (a fifth of a CPU each: far from the width and weight
+ * limits), writing a line in every 64 bytes of an array of its own in the
+ * busy time. Big: the arrays sum to FP_BIG_PCT percent of the L3's size
+ * (the default limit, overagg_footprint_pct, is 100); small: FP_SMALL_PCT.
+ * Each with NUMA balancing off and on: the footprint must not depend on
+ * it. Each run: FP_SETTLE_NS after the arrays are written (a preference
+ * left from the run before needs switch_scans scans to go), then
+ * FP_SECS of samples of the preference. Tolerances: big, a preference in
+ * at most 10% of the samples (the width test's); small, in at least half.
+ */
+#define FP_THREADS	2
+#define FP_BUSY_MS	2
+#define FP_SLEEP_MS	8
+#define FP_BIG_PCT	200
+#define FP_SMALL_PCT	12
+#define FP_SETTLE_NS	1000000000ULL
+#define FP_SECS		1.5
+
+struct fp_worker {
+	pthread_t thread;
+	size_t bytes;
+	atomic_int *stop, written;
+};
+
+/*
+ * The arrays are mapped and unmapped, not malloc()ed: after a free() of a
+ * big block glibc raises its mmap threshold, and the next run's arrays
+ * came from a heap that free() does not give back, so the small run after
+ * a big one still had the big one's resident memory.
+ */
+static void *fp_stream(void *arg)
+{
+	struct fp_worker *w = arg;
+	volatile unsigned char *a = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t pos = 0;
+
+	if (a == MAP_FAILED) {
+		atomic_store(&w->written, -1);
+		return NULL;
+	}
+	memset((void *)a, 1, w->bytes);
+	atomic_store(&w->written, 1);
+	while (!atomic_load(w->stop)) {
+		unsigned long long c = thread_cpu_ns();
+
+		while (thread_cpu_ns() - c < FP_BUSY_MS * 1000000ULL)
+			for (int i = 0; i < 64; i++, pos = (pos + 64) % w->bytes)
+				a[pos]++;
+		sleep_ns(FP_SLEEP_MS * 1000000ULL);
+	}
+	munmap((void *)a, w->bytes);
+	return NULL;
+}
+
+/* The L3's size CPU 0 reports, in bytes; 0 if none */
+static size_t l3_bytes(void)
+{
+	char path[96], buf[32];
+
+	for (int idx = 0; idx < 8; idx++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
+		if (read_long(path, -1) != 3)
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
+		if (read_str(path, buf, sizeof(buf)))
+			return 0;
+		return strtoul(buf, NULL, 10) * 1024;	/* "16384K" */
+	}
+	return 0;
+}
+
+/* This process's resident anonymous and shmem memory (KiB; what v2 counts) */
+static long rss_kib(void)
+{
+	char line[128];
+	long kb = 0, v;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "RssAnon: %ld", &v) == 1 || sscanf(line, "RssShmem: %ld", &v) == 1)
+			kb += v;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* One run: the samples of this process's preference, and those naming one */
+static int fp_run(size_t total, int numa, long *samples, long *with_pref)
+{
+	struct fp_worker w[FP_THREADS];
+	atomic_int stop = 0;
+	struct v2_watch wt;
+	struct v2_span sp;
+	double t0, t1;
+	long rss;
+	int bad;
+
+	write_str("/proc/sys/kernel/numa_balancing", numa ? "1" : "0");
+	for (int i = 0; i < FP_THREADS; i++) {
+		w[i] = (struct fp_worker){ .bytes = total / FP_THREADS, .stop = &stop };
+		pthread_create(&w[i].thread, NULL, fp_stream, &w[i]);
+	}
+	bad = 0;
+	for (int i = 0; i < FP_THREADS; i++) {
+		while (!atomic_load(&w[i].written))
+			sleep_ns(1000000ULL);
+		bad |= atomic_load(&w[i].written) < 0;
+	}
+	if (bad)
+		ksft_print_msg("footprint: cannot map %zu bytes\n", total / FP_THREADS);
+	else
+		bad = v2_watch_start(&wt, getpid(), WATCH_MS);
+	sleep_ns(FP_SETTLE_NS);
+	t0 = now_s();
+	sleep_ns((unsigned long long)(FP_SECS * 1e9));
+	t1 = now_s();
+	rss = rss_kib();
+	if (!bad && v2_watch_stop(&wt))
+		bad = 2;
+	atomic_store(&stop, 1);
+	for (int i = 0; i < FP_THREADS; i++)
+		pthread_join(w[i].thread, NULL);
+	numa_balancing_off();
+	if (bad == 2)
+		v2_watch_free(&wt);
+	if (bad)
+		return -1;
+	v2_span(&wt, &map, t0, t1, -1, &sp);
+	v2_watch_free(&wt);
+	*samples = sp.samples;
+	*with_pref = sp.samples - sp.none;
+	ksft_print_msg("footprint: %zu KiB in %d threads (resident %ld KiB), NUMA balancing %s: "
+		       "scans=%ld samples=%ld with_pref=%ld\n", total >> 10, FP_THREADS, rss,
+		       numa ? "on" : "off", sp.scans, sp.samples, *with_pref);
+	return 0;
+}
+
+TEST(footprint_gets_no_preference)
+{
+	size_t l3 = l3_bytes();
+	long samples, with_pref;
+	cpu_set_t all;
+
+	if (!v2_ready(_metadata) || !multi_llc())
+		SKIP(return, "needs v2 and a node with several LLCs");
+	ASSERT_LE(0, read_long(KNOBS "overagg_footprint_pct", -1))
+		TH_LOG("no overagg_footprint_pct knob");
+	ASSERT_EQ(100, read_long(KNOBS "overagg_footprint_pct", -1))
+		TH_LOG("overagg_footprint_pct is not its default: the sizes below assume it");
+	ASSERT_LT(0, l3) TH_LOG("CPU 0 reports no L3 size");
+	/* the tests before may have confined this process */
+	all_cpus(&map, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+	for (int numa = 0; numa < 2; numa++) {
+		ASSERT_EQ(0, fp_run(l3 * FP_BIG_PCT / 100, numa, &samples, &with_pref));
+		ASSERT_LT(0, samples);
+		EXPECT_LE(with_pref * 10, samples)
+			TH_LOG("big arrays, NUMA balancing %s: a preferred LLC in over 10%% of the samples",
+			       numa ? "on" : "off");
+		ASSERT_EQ(0, fp_run(l3 * FP_SMALL_PCT / 100, numa, &samples, &with_pref));
+		ASSERT_LT(0, samples);
+		EXPECT_GE(with_pref * 2, samples)
+			TH_LOG("small arrays, NUMA balancing %s: no preferred LLC in half the samples",
+			       numa ? "on" : "off");
+	}
 }
 
 /*

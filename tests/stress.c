@@ -911,6 +911,7 @@ static const struct knob {
 	{ "overagg_nr_pct", 1, 100 },
 	{ "overagg_threads_pct", 0, 1000 },
 	{ "overagg_mm_util_pct", 0, 100 },
+	{ "overagg_footprint_pct", 0, 1000 },
 };
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 
