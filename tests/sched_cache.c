@@ -609,23 +609,6 @@ static void *fp_stream(void *arg)
 	return NULL;
 }
 
-/* The L3's size CPU 0 reports, in bytes; 0 if none */
-static size_t l3_bytes(void)
-{
-	char path[96], buf[32];
-
-	for (int idx = 0; idx < 8; idx++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
-		if (read_long(path, -1) != 3)
-			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
-		if (read_str(path, buf, sizeof(buf)))
-			return 0;
-		return strtoul(buf, NULL, 10) * 1024;	/* "16384K" */
-	}
-	return 0;
-}
-
 /* This process's resident anonymous and shmem memory (KiB; what v2 counts) */
 static long rss_kib(void)
 {
@@ -694,7 +677,7 @@ static int fp_run(size_t total, int numa, long *samples, long *with_pref)
 
 TEST(footprint_gets_no_preference)
 {
-	size_t l3 = l3_bytes();
+	size_t l3 = l3_bytes(0);
 	long samples, with_pref;
 	cpu_set_t all;
 

@@ -181,18 +181,6 @@ static void *stream_worker(void *arg)
 	return NULL;
 }
 
-/* The L3's size CPU 0 reports, in bytes; 0 if it reports none */
-static size_t l3_bytes(void)
-{
-	char path[96], buf[32];
-	int i = l3_index(0);
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-	if (i < 0 || read_str(path, buf, sizeof(buf)))
-		return 0;
-	return strtoul(buf, NULL, 10) * 1024;	/* "16384K" */
-}
-
 /* ring: worker i reads the token from pipe i and passes it to i + 1 */
 static struct crew *ring_crew;
 static int ring_fd[CAS_MAX_CPUS][2];
@@ -855,7 +843,7 @@ int main(int argc, char **argv)
 		return run_crews(2, fit_threads(), fit_worker, NULL, secs);
 	if (!strcmp(wl, "stream")) {
 		n = llc_size(&map, 0);
-		stream_bytes = 2 * l3_bytes() / n;
+		stream_bytes = 2 * l3_bytes(0) / n;
 		if (!stream_bytes) {
 			fprintf(stderr, "cas-bench: stream: CPU 0 reports no L3 size\n");
 			return 2;

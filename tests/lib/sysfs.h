@@ -85,6 +85,18 @@ static inline int l3_index(int cpu)
 	return -1;
 }
 
+/* The size of @cpu's L3 in bytes, 0 if it reports none */
+static inline size_t l3_bytes(int cpu)
+{
+	char path[128], buf[32];
+	int i = l3_index(cpu);
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/size", cpu, i);
+	if (i < 0 || read_str(path, buf, sizeof(buf)))
+		return 0;
+	return strtoul(buf, NULL, 10) * 1024;	/* "16384K" */
+}
+
 /* TOPOLOGY=NxLxC[xT] as passed on the kernel command line. */
 struct cas_topo {
 	int nodes, llcs_per_node, cores_per_llc, threads;
