@@ -675,86 +675,110 @@ TEST_F_TIMEOUT(balance, no_bounce_band, 120)
 }
 
 /*
- * Where threads are stacked and CPUs empty, e.g. " cpu2(LLC0)=2 cpu3(LLC0)=0
- * (within one LLC)": a stack within one LLC is the balancer's own business
- * (the series changes nothing below the LLC), one across LLCs is the
- * series' hold on a preferred LLC.
+ * Stacking: where a crew's running threads sit, counted per group of CPUs,
+ * a group being a CPU (saturation) or a core (smt_busy_cores); group_of[cpu]
+ * is the first CPU of cpu's group. A group running two threads while
+ * another runs none is stacked. stack_watch() samples every 10 ms for secs
+ * and keeps the longest stacked stretch and the layout it began with, e.g.
+ * " cpu2(LLC0)=2 cpu3(LLC0)=0 (within one LLC)": a stack within one LLC is
+ * the balancer's own business (the series changes nothing below the LLC),
+ * one across LLCs is the series' hold on a preferred LLC.
  */
-static void stack_layout(const int *per_cpu, char *buf, size_t len)
+struct stack_watch {
+	int stacked, samples;
+	double longest_ms;
+	char where[160];
+};
+
+static void stack_layout(const int *per_group, const int *group_of, const char *unit,
+			 char *buf, size_t len)
 {
 	int o = 0, llc_two = -1, across = 0;
 
 	buf[0] = '\0';
 	for (int cpu = 0; cpu < map.ncpus && o < (int)len; cpu++) {
-		if (per_cpu[cpu] == 1)
+		if (group_of[cpu] != cpu || per_group[cpu] == 1)
 			continue;
-		o += snprintf(buf + o, len - o, " cpu%d(LLC%d)=%d", cpu, map.llc_of[cpu],
-			      per_cpu[cpu]);
-		if (per_cpu[cpu] >= 2 && llc_two < 0)
+		o += snprintf(buf + o, len - o, " %s%d(LLC%d)=%d", unit, cpu, map.llc_of[cpu],
+			      per_group[cpu]);
+		if (per_group[cpu] >= 2 && llc_two < 0)
 			llc_two = map.llc_of[cpu];
 	}
 	for (int cpu = 0; cpu < map.ncpus; cpu++)
-		if (!per_cpu[cpu] && map.llc_of[cpu] != llc_two)
+		if (group_of[cpu] == cpu && !per_group[cpu] && map.llc_of[cpu] != llc_two)
 			across = 1;
 	if (o < (int)len)
 		snprintf(buf + o, len - o, " (%s)", across ? "across LLCs" : "within one LLC");
 }
 
-TEST_F_TIMEOUT(balance, saturation, 120)
+static void stack_watch(struct crew *c, int n, const int *group_of, const char *unit,
+			double secs, struct stack_watch *s)
 {
-	struct crew c;
-	int n = 2 * llc_size(&map, 0), samples = 0, stacked = 0;
-	double longest = 0, run_start = -1, t0, t1;
-	unsigned long long cpu0, cpu1;
-	char where[160] = "", now_at[160];
+	double t0 = mono_s(), run_start = -1;
+	char now_at[160] = "";
 
-	n = 2 * llc_size(&map, 0);
-	if (n > map.ncpus)
-		n = map.ncpus;
-	crew_start(&c, n, BUSY);
-	sleep_ns(1000000000ULL);
-	cpu0 = crew_oncpu_ns(&c);
-	t0 = mono_s();
-	while (mono_s() - t0 < 3.0) {
-		int per_cpu[CAS_MAX_CPUS] = { 0 }, two = 0, empty = 0, r;
+	memset(s, 0, sizeof(*s));
+	while (mono_s() - t0 < secs) {
+		int per_group[CAS_MAX_CPUS] = { 0 }, two = 0, empty = 0, r;
 		double now = mono_s();
 
 		for (int i = 0; i < n; i++) {
-			int cpu = task_cpu_of(c.pid, c.sh->w[i].tid, &r);
+			int cpu = task_cpu_of(c->pid, c->sh->w[i].tid, &r);
 
 			if (cpu >= 0 && cpu < map.ncpus && r)
-				per_cpu[cpu]++;
+				per_group[group_of[cpu]]++;
 		}
 		for (int cpu = 0; cpu < map.ncpus; cpu++) {
-			two |= per_cpu[cpu] >= 2;
-			empty |= per_cpu[cpu] == 0;
+			if (group_of[cpu] != cpu)
+				continue;
+			two |= per_group[cpu] >= 2;
+			empty |= per_group[cpu] == 0;
 		}
-		samples++;
+		s->samples++;
 		if (two && empty) {
-			stacked++;
+			s->stacked++;
 			if (run_start < 0) {
 				run_start = now;
-				stack_layout(per_cpu, now_at, sizeof(now_at));
+				stack_layout(per_group, group_of, unit, now_at, sizeof(now_at));
 			}
-			if (now - run_start > longest) {
-				longest = now - run_start;
-				memcpy(where, now_at, sizeof(where));
+			if ((now - run_start) * 1000 > s->longest_ms) {
+				s->longest_ms = (now - run_start) * 1000;
+				memcpy(s->where, now_at, sizeof(s->where));
 			}
 		} else {
 			run_start = -1;
 		}
 		sleep_ns(10000000ULL);
 	}
+}
+
+TEST_F_TIMEOUT(balance, saturation, 120)
+{
+	int n = 2 * llc_size(&map, 0), cpu_self[CAS_MAX_CPUS];
+	struct stack_watch s;
+	struct crew c;
+	unsigned long long cpu0, cpu1;
+	double t0, t1;
+
+	if (n > map.ncpus)
+		n = map.ncpus;
+	for (int cpu = 0; cpu < map.ncpus; cpu++)
+		cpu_self[cpu] = cpu;
+	crew_start(&c, n, BUSY);
+	sleep_ns(1000000000ULL);
+	cpu0 = crew_oncpu_ns(&c);
+	t0 = mono_s();
+	stack_watch(&c, n, cpu_self, "cpu", 3.0, &s);
 	t1 = mono_s();
 	cpu1 = crew_oncpu_ns(&c);
 	crew_stop(&c);
 	ksft_print_msg("saturation: %d busy threads on %d CPUs: oncpu_pct=%.1f%% "
 		       "stacked in %d of %d samples, longest stacked stretch %.0f ms (max %d)\n",
 		       n, map.ncpus, 100.0 * (cpu1 - cpu0) / ((t1 - t0) * 1e9 * n),
-		       stacked, samples, longest * 1000, STACK_MAX_MS);
-	if (longest > 0)
-		ksft_print_msg("saturation: the longest stretch began with%s\n", where);
-	EXPECT_LE(longest * 1000, STACK_MAX_MS);
+		       s.stacked, s.samples, s.longest_ms, STACK_MAX_MS);
+	if (s.longest_ms > 0)
+		ksft_print_msg("saturation: the longest stretch began with%s\n", s.where);
+	EXPECT_LE(s.longest_ms, STACK_MAX_MS);
 }
 
 /*
@@ -813,20 +837,17 @@ static int smt_cores_read(void)
 
 struct smt_run {
 	double oncpu;		/* the threads' on-CPU time, CPUs */
-	double longest_ms;	/* the longest stretch of a doubled core beside an empty one */
-	int stacked, samples;
+	struct stack_watch s;	/* per core */
 	long pref_samples, pref_with;
-	char where[160];
 };
 
 static void smt_run(int on, int n, struct smt_run *r)
 {
 	unsigned long long cpu0, cpu1;
-	double t0, t1, run_start = -1;
 	struct v2_watch *w;
 	struct v2_span sp;
-	char now_at[160] = "";
 	struct crew c;
+	double t0, t1;
 
 	memset(r, 0, sizeof(*r));
 	sched_feat_set("SCHED_CACHE", on);
@@ -834,43 +855,7 @@ static void smt_run(int on, int n, struct smt_run *r)
 	sleep_ns(SMT_SETTLE_NS);
 	cpu0 = crew_oncpu_ns(&c);
 	t0 = mono_s();
-	while (mono_s() - t0 < SMT_SECS) {
-		int per_core[CAS_MAX_CPUS] = { 0 }, two = 0, empty = 0, rn;
-		double now = mono_s();
-
-		for (int i = 0; i < n; i++) {
-			int cpu = task_cpu_of(c.pid, c.sh->w[i].tid, &rn);
-
-			if (cpu >= 0 && cpu < map.ncpus && rn)
-				per_core[core_of[cpu]]++;
-		}
-		for (int cpu = 0; cpu < map.ncpus; cpu++) {
-			if (core_of[cpu] != cpu)
-				continue;
-			two |= per_core[cpu] >= 2;
-			empty |= per_core[cpu] == 0;
-		}
-		r->samples++;
-		if (two && empty) {
-			r->stacked++;
-			if (run_start < 0) {
-				run_start = now;
-				now_at[0] = '\0';
-				for (int cpu = 0, o = 0; cpu < map.ncpus && o < (int)sizeof(now_at); cpu++)
-					if (core_of[cpu] == cpu && per_core[cpu] != 1)
-						o += snprintf(now_at + o, sizeof(now_at) - o,
-							      " core%d(LLC%d)=%d", cpu,
-							      map.llc_of[cpu], per_core[cpu]);
-			}
-			if ((now - run_start) * 1000 > r->longest_ms) {
-				r->longest_ms = (now - run_start) * 1000;
-				memcpy(r->where, now_at, sizeof(r->where));
-			}
-		} else {
-			run_start = -1;
-		}
-		sleep_ns(10000000ULL);
-	}
+	stack_watch(&c, n, core_of, "core", SMT_SECS, &r->s);
 	t1 = mono_s();
 	cpu1 = crew_oncpu_ns(&c);
 	w = watch_of(c.pid);
@@ -885,9 +870,9 @@ static void smt_run(int on, int n, struct smt_run *r)
 	ksft_print_msg("smt_busy_cores SCHED_CACHE %s: %d busy threads, %d CPUs: oncpu=%.2f CPUs, "
 		       "doubled core beside an empty one in %d of %d samples, longest %.0f ms "
 		       "(max %d)%s%s; preference named in %ld of %ld samples\n",
-		       on ? "on" : "off", n, map.ncpus, r->oncpu, r->stacked, r->samples,
-		       r->longest_ms, STACK_MAX_MS, r->longest_ms > 0 ? ", began with" : "",
-		       r->where, r->pref_with, r->pref_samples);
+		       on ? "on" : "off", n, map.ncpus, r->oncpu, r->s.stacked, r->s.samples,
+		       r->s.longest_ms, STACK_MAX_MS, r->s.longest_ms > 0 ? ", began with" : "",
+		       r->s.where, r->pref_with, r->pref_samples);
 }
 
 TEST_F_TIMEOUT(balance, smt_busy_cores, 120)
@@ -905,7 +890,7 @@ TEST_F_TIMEOUT(balance, smt_busy_cores, 120)
 	ASSERT_LT(0, on.pref_samples);
 	EXPECT_LE(on.pref_with, on.pref_samples * SMT_PREF_MAX)
 		TH_LOG("a preferred LLC named in over 10%% of the samples");
-	EXPECT_LE(on.longest_ms, STACK_MAX_MS);
+	EXPECT_LE(on.s.longest_ms, STACK_MAX_MS);
 	EXPECT_GE(on.oncpu, off.oncpu * SMT_ONCPU_MIN);
 }
 
