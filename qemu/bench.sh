@@ -29,6 +29,7 @@ KERNELS="none v1 v2"
 METRICS="top_llc_share_pct llc_migrations_per_s lb_llc_migrations_per_s
 wakeup_llc_migrations_per_s pref_llc_changes_per_s scans_per_mm_per_s oncpu_pct
 runq_wait_pct ops_per_s p50_us p90_us p99_us time_s distinct_pref_llcs scan_cpu_pct
+scan_us scan_max_us
 llc_misses_per_kop llc_transfers_per_s mem_fills_per_s"
 MODELED="fit ring pair stream hackbench-1"
 CAVEAT="QEMU TCG models no cache: placement and overhead figures come from plain boots; the llc_* and mem_fills figures from boots under our cache model (qemu/plugins/llc.c: one shared LRU cache per LLC with the geometry the guest reports, MSI-like coherence between LLCs, data accesses only: no private L1/L2, no prefetch, no bandwidth limit, no timing effect of a miss). Under TCG operations per second are bound by the host."

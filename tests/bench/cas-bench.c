@@ -106,6 +106,38 @@ static void tmetric(const char *name, double v)
 		metric(name, v);
 }
 
+/*
+ * The cost of the scans (the sched_cache_scan event's ns=, local_clock()
+ * around one scan): their share of the CPUs' time, the mean and the
+ * longest of the run's traced scans in microseconds of guest time (under
+ * TCG a guest instruction costs several host ones: upper bounds of a real
+ * machine's).
+ */
+struct scan_sum {
+	long ns, n, max_ns;
+};
+
+static void scan_add(struct scan_sum *s, const char *fields)
+{
+	long ns = trace_field(fields, "ns", -1);
+
+	if (ns < 0)
+		return;
+	s->ns += ns;
+	s->n++;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+}
+
+static void scan_cost(const struct scan_sum *s, double secs)
+{
+	if (!has_v2_events || !s->n)
+		return;
+	tmetric("scan_cpu_pct", 100.0 * s->ns / (secs * 1e9 * map.ncpus));
+	tmetric("scan_us", s->ns / 1e3 / s->n);
+	tmetric("scan_max_us", s->max_ns / 1e3);
+}
+
 /* ---- the threads */
 
 static volatile unsigned char ws[WS_BYTES];
@@ -403,8 +435,7 @@ static void sample(struct run *r, double secs)
 /* What the trace buffer says about the run's threads and processes */
 struct trace_sum {
 	long wakeup_moves, lb_moves, out_of_home;
-	long scan_ns;
-	int has_ns;
+	struct scan_sum scans;
 };
 
 static int thread_index(struct run *r, int tid)
@@ -447,12 +478,7 @@ static void trace_read(struct run *r, int home, struct trace_sum *t)
 		int w;
 
 		if (trace_is_event(line, "sched_cache_scan", &fl)) {
-			long ns = trace_field(fl, "ns", -1);
-
-			if (ns >= 0) {
-				t->has_ns = 1;
-				t->scan_ns += ns;
-			}
+			scan_add(&t->scans, fl);
 		} else if (trace_is_event(line, "sched_waking", &fl) ||
 			   trace_is_event(line, "sched_wakeup", &fl)) {
 			w = thread_index(r, trace_field(fl, "pid", -1));
@@ -547,8 +573,7 @@ static void measure(struct run *r, double secs)
 			metric("distinct_pref_llcs", (p0 >= 0) + (p1 >= 0 && p1 != p0));
 		}
 	}
-	if (has_v2_events && t.has_ns)
-		tmetric("scan_cpu_pct", 100.0 * t.scan_ns / (r->secs * 1e9 * map.ncpus));
+	scan_cost(&t.scans, r->secs);
 }
 
 static void stop_all(struct run *r)
@@ -683,10 +708,11 @@ static int hackbench(int groups, int all)
 	char g[16], l[16], line[256];
 	unsigned long long t0;
 	double t = -1, wall;
-	long moves = 0, wakeup_moves = 0, scans = 0, scan_ns = 0, pref_samples = 0, changes = 0;
+	long moves = 0, wakeup_moves = 0, scans = 0, pref_samples = 0, changes = 0;
+	struct scan_sum scan = { 0 };
 	static unsigned char waking[HB_MAX_PID];
 	double first_pref = -1, first_scan = -1;
-	int fd[2], status, has_ns = 0, v2 = 0;
+	int fd[2], status, v2 = 0;
 	struct v2_watch w;
 	pid_t pid;
 	FILE *f;
@@ -768,12 +794,7 @@ static int hackbench(int groups, int all)
 		int from, to;
 
 		if (trace_is_event(line, "sched_cache_scan", &fl)) {
-			long ns = trace_field(fl, "ns", -1);
-
-			if (ns >= 0) {
-				has_ns = 1;
-				scan_ns += ns;
-			}
+			scan_add(&scan, fl);
 			continue;
 		}
 		if (trace_is_event(line, "sched_waking", &fl) ||
@@ -814,8 +835,7 @@ static int hackbench(int groups, int all)
 		       pref_samples, first_pref >= 0 && first_scan >= 0 ?
 		       (first_pref - first_scan) * 1e3 : -1.0);
 	}
-	if (has_v2_events && has_ns)
-		tmetric("scan_cpu_pct", 100.0 * scan_ns / (wall * 1e9 * map.ncpus));
+	scan_cost(&scan, wall);
 	return 0;
 }
 
