@@ -109,9 +109,10 @@ static void tmetric(const char *name, double v)
 /*
  * The cost of the scans (the sched_cache_scan event's ns=, local_clock()
  * around one scan): their share of the CPUs' time, the mean and the
- * longest of the run's traced scans in microseconds of guest time (under
- * TCG a guest instruction costs several host ones: upper bounds of a real
- * machine's).
+ * longest of the run's traced scans in microseconds of guest time. Under
+ * -icount (qemu/run.sh) guest time counts instructions, 2 ns each at the
+ * default shift: an instruction count, not a real machine's time (no cache
+ * miss costs anything there).
  */
 struct scan_sum {
 	long ns, n, max_ns;
