@@ -48,6 +48,13 @@ SWEEP_SECS ?= 6
 BENCH_MODEL ?= 1
 ## make bench: measured seconds of each workload under the model
 MODEL_SECS ?= 5
+## make fresh-check: quick (make deps and the first builds) or full (also
+## a kernel build and one boot of the unpatched kernel on 2x2x4)
+FRESH      ?= quick
+## make fresh-check: the commit to check (default HEAD; committed work only)
+FRESH_REV  ?= HEAD
+## make fresh-check: root, or user (a user with sudo rights runs the steps)
+FRESH_AS   ?= root
 
 ## make rfc: author of every patch ("Name <mail>")
 FROM       ?=
@@ -91,7 +98,7 @@ ifneq ($(filter-out llc,$(MODEL)),)
 $(error MODEL=$(MODEL): the only cache model is llc (qemu/plugins/llc.c))
 endif
 
-.PHONY: plugin model-test help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
+.PHONY: fresh-check plugin model-test help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -105,6 +112,14 @@ help:
 deps:
 	@qemu/deps.sh
 	@qemu/qemu-src.sh $(BUILD)
+
+# README's quick start on a fresh Debian 12 (debootstrap minbase, chroot):
+# CI's own machine is set up, so only a fresh root proves an install step
+## README's quick start in a fresh Debian 12 chroot (debootstrap): make deps,
+## trees of none and v2, plugin, guest programs; FRESH=full adds a kernel
+## build and one boot; logs in $(BUILD)/fresh/logs (needs root or sudo)
+fresh-check:
+	@FRESH_REV='$(FRESH_REV)' FRESH_AS='$(FRESH_AS)' qemu/fresh-check.sh $(BUILD) $(FRESH)
 
 # The cache model, against the plugin API of the installed QEMU's own
 # source (make deps fetches it; qemu-src.sh refuses a version mismatch)
@@ -216,8 +231,9 @@ rfc:
 	@$(MAKE) --no-print-directory check SERIES=v1
 	@FROM="$(FROM)" SIGNOFF="$(SIGNOFF)" checks/rfc.sh
 
-# What CI runs (README's test command): the static gate (no boot when it
-# fails), the harness self-test, the unpatched kernel on 2x2x4 (the
+# What CI runs (README's test command): README's quick start on a fresh
+# Debian 12 root (make fresh-check, the quick form), the static gate (no
+# boot when it fails), the harness self-test, the unpatched kernel on 2x2x4 (the
 # cache-aware tests skip there; the stress and topology tests run), then v2
 # on every topology. It builds two kernels (none, and v2 in make check's
 # link gate), inside the hour CI should take cold. v2 without its DEBUG
@@ -225,9 +241,10 @@ rfc:
 # they must pass on the series as a maintainer would take it) is a third
 # kernel: in test-full (a CI run with it took 86 min).
 TEST_TOPOLOGIES := 2x2x4 1x4x2 2x1x4 1x2x2x2
-## what CI runs: check, selftest, none on 2x2x4, model-test, v2 on four
-## topologies; stops at the first failure
+## what CI runs: fresh-check (quick), check, selftest, none on 2x2x4,
+## model-test, v2 on four topologies; stops at the first failure
 test:
+	@$(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=root
 	@$(MAKE) --no-print-directory check SERIES=v2
 	@$(MAKE) --no-print-directory selftest
 	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY=2x2x4
@@ -255,9 +272,12 @@ nofeature-check:
 # without its DEBUG patch on 2x2x4, the unpatched kernel on the other
 # topologies, v1's steering baseline on 2x2x4, make lb-compare, and the v2
 # tests' negative control. Run it before posting.
-## test, then v2-nodebug on 2x2x4, none on the other topologies, v1 on
-## 2x2x4, lb-compare and nofeature-check; run it before posting
+## test, then fresh-check FRESH=full and FRESH_AS=user, v2-nodebug on
+## 2x2x4, none on the other topologies, v1 on 2x2x4, lb-compare and
+## nofeature-check; run it before posting
 test-full: test
+	@$(MAKE) --no-print-directory fresh-check FRESH=full FRESH_AS=root
+	@$(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=user
 	@$(MAKE) --no-print-directory boot-test SERIES=v2-nodebug TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="$(filter-out 2x2x4,$(TEST_TOPOLOGIES))"
 	@$(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4
