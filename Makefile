@@ -48,8 +48,10 @@ SWEEP_SECS ?= 6
 BENCH_MODEL ?= 1
 ## make bench: measured seconds of each workload under the model
 MODEL_SECS ?= 5
-## make fresh-check: quick (make deps and the first builds) or full (also
-## a kernel build and one boot of the unpatched kernel on 2x2x4)
+## make fresh-check: quick (make deps and the first builds), full (also a
+## kernel build and one boot of the unpatched kernel on 2x2x4), or plants
+## (its self-test: the missing dpkg-dev and git identity planted back must
+## each fail it, naming them)
 FRESH      ?= quick
 ## make fresh-check: the commit to check (default HEAD; committed work only)
 FRESH_REV  ?= HEAD
@@ -272,12 +274,13 @@ nofeature-check:
 # without its DEBUG patch on 2x2x4, the unpatched kernel on the other
 # topologies, v1's steering baseline on 2x2x4, make lb-compare, and the v2
 # tests' negative control. Run it before posting.
-## test, then fresh-check FRESH=full and FRESH_AS=user, v2-nodebug on
+## test, then fresh-check FRESH=full, FRESH_AS=user and FRESH=plants, v2-nodebug on
 ## 2x2x4, none on the other topologies, v1 on 2x2x4, lb-compare and
 ## nofeature-check; run it before posting
 test-full: test
 	@$(MAKE) --no-print-directory fresh-check FRESH=full FRESH_AS=root
 	@$(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=user
+	@$(MAKE) --no-print-directory fresh-check FRESH=plants
 	@$(MAKE) --no-print-directory boot-test SERIES=v2-nodebug TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="$(filter-out 2x2x4,$(TEST_TOPOLOGIES))"
 	@$(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4

@@ -1,7 +1,7 @@
 #!/bin/bash
 # README's quick start on a fresh Debian 12, in a chroot.
 #
-#   qemu/fresh-check.sh BUILD quick|full
+#   qemu/fresh-check.sh BUILD quick|full|plants
 #
 # Builds a minimal Debian 12 root with debootstrap (--variant=minbase, from
 # the Debian archive this machine's apt uses) in BUILD/fresh/root, gives it
@@ -18,6 +18,11 @@
 # and with 'full':
 #   kernel      make kernel SERIES=none
 #   boot        make boot-test SERIES=none TOPOLOGY=2x2x4
+#
+# 'plants' is its self-test: the two install steps a fresh machine lacked
+# (dpkg-dev in make deps, the git identity of make tree's notes), each
+# planted back into the clone in turn, must each fail the run at its step
+# with a message that names the package or the identity.
 #
 # FRESH_AS=user runs the clone and every step after 'prep' as a user with
 # sudo rights (README allows that for make deps) instead of root.
@@ -37,12 +42,31 @@ me=fresh-check
 die() { printf '%s: error: %s\n' "$me" "$*" >&2; exit 2; }
 say() { printf '%s: %s\n' "$me" "$*"; }
 
-case $mode in quick|full) ;; *) die "unknown mode '$mode' (quick or full)" ;; esac
+case $mode in
+quick|full) ;;
+plants)	# each planted fault: a run of its own, which must fail as named
+	rc=0
+	for p in dpkg-dev git-identity; do
+		FRESH_PLANT=$p "$0" "$build" quick || rc=1
+	done
+	exit $rc ;;
+*) die "unknown mode '$mode' (quick, full or plants)" ;;
+esac
+# FRESH_PLANT: FILE|SED|STEP|TEXT: the fault made in the clone, the step
+# that must fail and what its log must say
+plant=
+case ${FRESH_PLANT:-} in
+'') ;;
+dpkg-dev) plant='qemu/deps.sh|/^dpkg-dev[[:space:]]/d|deps|install package dpkg-dev' ;;
+git-identity) plant='qemu/am.sh|s/ "${am_git\[@\]}" notes / notes /|tree-v2|Author identity unknown' ;;
+*) die "FRESH_PLANT=$FRESH_PLANT: dpkg-dev or git-identity" ;;
+esac
+IFS='|' read -r plant_file plant_sed plant_step plant_text <<<"$plant"
 as=${FRESH_AS:-root}
 case $as in root|user) ;; *) die "FRESH_AS=$as: root or user" ;; esac
 if [ "$(id -u)" != 0 ]; then
 	command -v sudo >/dev/null || die "needs root (debootstrap, chroot, mounts): run as root or install sudo"
-	exec sudo FRESH_REV="${FRESH_REV:-}" FRESH_AS="$as" "$0" "$@"
+	exec sudo FRESH_REV="${FRESH_REV:-}" FRESH_AS="$as" FRESH_PLANT="${FRESH_PLANT:-}" "$0" "$@"
 fi
 PATH=$PATH:/usr/sbin:/sbin
 command -v debootstrap >/dev/null || die "debootstrap not found: install package debootstrap (run 'make deps')"
@@ -104,6 +128,16 @@ step() {
 	shift
 	t0=$(date +%s)
 	"$@" >"$logs/$name.log" 2>&1 </dev/null || rc=$?
+	if [ $rc != 0 ] && [ -n "$plant" ]; then
+		if [ "$name" = "$plant_step" ] && grep -qF -- "$plant_text" "$logs/$name.log"; then
+			say "planted $FRESH_PLANT: caught, step $name failed with '$plant_text' ($logs/$name.log)"
+			remove_root
+			exit 0
+		fi
+		printf '%s: planted %s: step %s failed, but %s\n' "$me" "$FRESH_PLANT" "$name" \
+			"$( [ "$name" = "$plant_step" ] && echo "its log does not say '$plant_text'" ||
+				echo "step $plant_step should have" )" >&2
+	fi
 	if [ $rc != 0 ]; then
 		printf '%s: FAIL at step %s (exit %d): %s\n' "$me" "$name" "$rc" "$(step_cmd "$@")" >&2
 		printf '%s: its log, %s, ends:\n' "$me" "$logs/$name.log" >&2
@@ -180,6 +214,13 @@ fi
 # working tree or build folder
 git clone -q --no-checkout "$top" "$root$home/cas"
 git -C "$root$home/cas" checkout -q --detach "$rev"
+if [ -n "$plant" ]; then
+	cp "$root$home/cas/$plant_file" "$dir/plant.orig"
+	sed -i -e "$plant_sed" "$root$home/cas/$plant_file"
+	! cmp -s "$dir/plant.orig" "$root$home/cas/$plant_file" ||
+		die "FRESH_PLANT=$FRESH_PLANT changed nothing in $plant_file: the plant is stale"
+	say "planted $FRESH_PLANT in $plant_file: step $plant_step must fail with '$plant_text'"
+fi
 [ "$as" = root ] || chroot "$root" chown -R dev:dev "$home/cas"
 say "cloned $(git -C "$top" rev-parse --short "$rev") into $home/cas"
 
@@ -195,6 +236,7 @@ while IFS=: read -r name cmd; do
 	step "$name" in_root "$as" "cd $home/cas && $cmd"
 done <<<"$steps"
 
+[ -z "$plant" ] || die "planted $FRESH_PLANT: not caught, every step passed"
 secs=$(( $(date +%s) - start ))
 say "README's quick start ($mode, as $as) passed on a fresh Debian 12 in $secs s ($nsteps steps, $(git -C "$top" rev-parse --short "$rev"))"
 remove_root

@@ -19,6 +19,7 @@ mkdir -p "$stage"/bin "$stage"/sbin "$stage"/usr/bin "$stage"/proc "$stage"/sys 
 	"$stage"/dev "$stage"/tmp "$stage"/tests "$stage"/root
 cp $busybox "$stage/bin/busybox"
 install -m 755 "$top/qemu/guest/init" "$stage/init"
+install -m 644 "$top/qemu/guest/extra.awk" "$stage/extra.awk"
 for t in "$bins"/*; do
 	[ -x "$t" ] && cp "$t" "$stage/tests/"
 done

@@ -42,14 +42,27 @@ have_src() {
 	grep -Eqs '^[[:space:]]*deb-src[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list ||
 		grep -Eqsi '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources
 }
+# The archives whose Release files say Debian (o=Debian): deb.debian.org,
+# a local mirror or a caching proxy alike
+debian_uris=$(apt-cache policy 2>/dev/null |
+	awk '/^ *[0-9]+ [a-z+]+:/ { u = $2 } /^ *release .*o=Debian/ && u != "" { print u; u = "" }' |
+	sort -u | tr '\n' ' ')
 if ! have_src; then
 	tmp=$(mktemp)
 	trap 'rm -f "$tmp"' EXIT
 	# deb822 stanzas (*.sources) ...
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
-		awk 'function flush() {
-			if (types ~ /(^|[ \t])deb([ \t]|$)/ && uris ~ /debian\.org/ && en != "no") {
+		awk -v debian="$debian_uris" 'function is_debian(us,   n, i, w) {
+			n = split(us, w, /[ \t]+/)
+			for (i = 1; i <= n; i++) {
+				sub(/\/$/, "", w[i])
+				if (w[i] != "" && index(" " debian " ", " " w[i] " ")) return 1
+			}
+			return 0
+		}
+		function flush() {
+			if (types ~ /(^|[ \t])deb([ \t]|$)/ && is_debian(uris) && en != "no") {
 				print "Types: deb-src"; print "URIs: " uris; print "Suites: " suites
 				if (comps != "") print "Components: " comps
 				if (key != "") print "Signed-By: " key
@@ -67,11 +80,13 @@ if ! have_src; then
 	# ... and one-line entries (sources.list, *.list)
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
 		[ -f "$f" ] || continue
-		awk '$1 == "deb" && /debian\.org/ {
+		awk -v debian="$debian_uris" '$1 == "deb" {
 			opts = ""; i = 2
 			if ($2 ~ /^\[/) { while ($i !~ /\]$/) opts = opts $(i++) " "; opts = opts $(i++) }
 			line = $i; for (j = i + 1; j <= NF; j++) line = line " " $j
 			split(line, w, " "); comps = ""
+			u = w[1]; sub(/\/$/, "", u)
+			if (!index(" " debian " ", " " u " ")) next
 			for (j = 3; j in w; j++) comps = comps (comps == "" ? "" : " ") w[j]
 			print "Types: deb-src"; print "URIs: " w[1]; print "Suites: " w[2]
 			if (comps != "") print "Components: " comps
@@ -79,7 +94,7 @@ if ! have_src; then
 				print "Signed-By: " k }
 			print "" }' "$f"
 	done >>"$tmp"
-	[ -s "$tmp" ] || die "no Debian archive found among apt's sources (/etc/apt/sources.list, /etc/apt/sources.list.d/) to fetch the source of $src from"
+	[ -s "$tmp" ] || die "no Debian archive (a source whose Release says o=Debian, apt-cache policy) among apt's sources (/etc/apt/sources.list, /etc/apt/sources.list.d/) to fetch the source of $src from"
 	echo "qemu-src: enabling source packages in $list"
 	$sudo install -m 644 "$tmp" "$list"
 	$sudo apt-get update -q >/dev/null || die "apt-get update failed after adding $list"

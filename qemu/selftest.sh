@@ -13,7 +13,7 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 5 + 6 + 6 + 2 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 13 + 3 + 5 + 5 + 5 + 6 + 6 + 2 + 5 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -304,6 +304,29 @@ got=PASS
 [ -s "$work/catalogue.out" ] || echo "tests/README.md is current" >"$work/catalogue.out"
 judge PASS "$got" catalogue-current "$work/catalogue.out"
 
+# The user's program's output (qemu/guest/extra.awk, as the guest's busybox
+# awk runs it): its own result lines never become the boot's, a not-ok
+# line fails it whatever its exit status, and output that is not KTAP is
+# called that
+extra_awk() {
+	local want=$1 name=$2 text=$3 why=$4 got=PASS
+	printf '%b' "$text" >"$work/$name.in"
+	busybox awk -f "$top/qemu/guest/extra.awk" "$work/$name.in" >"$work/$name.out" 2>&1 || got=FAIL
+	if [ "$got" = PASS ] && grep -Eq '^[[:space:]]*(not )?ok [0-9]' "$work/$name.out"; then
+		echo "a result line was passed through unmarked" >>"$work/$name.out"
+		got=FAIL
+	fi
+	judge "$want" "$got" "extra-awk-$name" "$work/$name.out" "$why"
+}
+extra_awk PASS repeats 'ok 1 a\nok 1 a\n' ''
+grep -qF 'cannot be read as KTAP (no version line before the results)' "$work/repeats.out" ||
+	{ echo "# extra.awk did not say the repeated ok lines are not KTAP"; failed=$((failed + 1)); }
+extra_awk FAIL notok-exit0 'ran\nnot ok 3 overflow\n' '1 not-ok line(s)'
+extra_awk FAIL nested-notok 'KTAP version 1\n1..1\n    KTAP version 1\n    1..1\n    not ok 1 in\nok 1 out\n' \
+	'KTAP: 1 passed, 0 failed, 0 skipped'
+extra_awk PASS skip-todo 'KTAP version 1\n1..2\nnot ok 1 a # SKIP no disk\nnot ok 2 b # TODO\n' \
+	'KTAP: 0 passed, 0 failed, 1 skipped, 1 todo'
+
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {
 	local want=$1 name=$2 extra=$3 topo=$4 tests=$5; shift 5
@@ -316,6 +339,9 @@ boot() {
 boot PASS extra-runs "$fx/extra-pass" 2x2x4 none
 grep -q 'hello from /extra on 16 CPUs' "$work/extra-runs/results.log" ||
 	{ echo "# /extra/run output missing from results"; failed=$((failed + 1)); }
+boot PASS extra-repeats "$fx/extra-repeats" 2x2x4 none
+grep -qF 'cannot be read as KTAP' "$work/extra-repeats/results.log" ||
+	{ echo "# extra-repeats: no word that its output is not KTAP"; failed=$((failed + 1)); }
 WHY="failed tests: topology" boot FAIL wrong-topology "" 2x2x4 topology cas.topology=2x2x2
 WHY="failed tests: selection" boot FAIL no-such-test "" 2x2x4 topology,no_such_test
 WHY="failed tests: extra" boot FAIL not-ok "$fx/extra-notok" 2x2x4 none
