@@ -27,9 +27,10 @@
 # FRESH_AS=user runs the clone and every step after 'prep' as a user with
 # sudo rights (README allows that for make deps) instead of root.
 #
-# Each step's output goes to BUILD/fresh/logs/STEP.log; a failed step is
-# named with its log's tail, and the root is kept for a look (it is
-# removed at the next run, and after a run that passed). /proc, /sys and
+# Each step's output goes to BUILD/fresh/logs/STEP.log (a plant's to
+# logs-plant-NAME/); a failed step is named with its log's tail, and the
+# root is kept for a look (it is removed at the next run, and after a run
+# that passed). /proc, /sys and
 # /dev are mounted for the steps and unmounted on every way out. The .debs
 # are shared with this machine's apt cache (/var/cache/apt/archives) so
 # that a run downloads each package once: apt still resolves everything
@@ -78,7 +79,7 @@ rev=$(git -C "$top" rev-parse -q --verify "${FRESH_REV:-HEAD}^{commit}") ||
 
 mkdir -p "$build"
 dir=$(cd "$build" && pwd)/fresh
-root=$dir/root logs=$dir/logs
+root=$dir/root logs=$dir/logs${FRESH_PLANT:+-plant-$FRESH_PLANT}
 mkdir -p "$dir"
 exec 9>"$dir/.lock"
 flock -n 9 || die "another fresh-check is running in $dir"
@@ -214,6 +215,7 @@ fi
 # working tree or build folder
 git clone -q --no-checkout "$top" "$root$home/cas"
 git -C "$root$home/cas" checkout -q --detach "$rev"
+say "cloned $(git -C "$top" rev-parse --short "$rev") into $home/cas"
 if [ -n "$plant" ]; then
 	cp "$root$home/cas/$plant_file" "$dir/plant.orig"
 	sed -i -e "$plant_sed" "$root$home/cas/$plant_file"
@@ -222,7 +224,6 @@ if [ -n "$plant" ]; then
 	say "planted $FRESH_PLANT in $plant_file: step $plant_step must fail with '$plant_text'"
 fi
 [ "$as" = root ] || chroot "$root" chown -R dev:dev "$home/cas"
-say "cloned $(git -C "$top" rev-parse --short "$rev") into $home/cas"
 
 steps="deps:make deps
 tree-none:make tree SERIES=none
