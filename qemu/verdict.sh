@@ -19,6 +19,23 @@ dir=$1 qrc=${2:-0}
 top=$(cd "$(dirname "$0")/.." && pwd)
 res=$dir/results.log con=$dir/console.log
 fail=0
+# taint_letters N: the flags of /proc/sys/kernel/tainted, as the kernel
+# names them (Documentation/admin-guide/tainted-kernels.rst), but N
+taint_letters() {
+	local t=$1 i out=
+	local -a names=('P: proprietary module' 'F: forced module load'
+		'S: unsafe SMP or out-of-spec system' 'R: forced module unload'
+		'M: machine check' 'B: bad page' 'U: tainted from user space'
+		'D: oops or BUG (died)' 'A: ACPI table overridden' 'W: warning'
+		'C: staging driver' 'I: firmware workaround' 'O: out-of-tree module'
+		'E: unsigned module' 'L: soft lockup' 'K: live patch'
+		'X: auxiliary' 'T: randstruct' 'N: test')
+	for ((i = 0; i < 63; i++)); do
+		[ "$i" != 18 ] && (( (t >> i) & 1 )) || continue
+		out="$out, ${names[$i]:-bit $i}"
+	done
+	printf '%s' "${out#, }"
+}
 bad() { printf 'verdict: FAIL: %s\n' "$*"; fail=1; }
 
 case $qrc in
@@ -57,6 +74,14 @@ else
 	[ -z "$order" ] || bad "results out of order:$order"
 	[ "$nfail" = 0 ] || bad "failed tests:$failed"
 	grep -q '^# cas: done$' "$dir/results.ktap" || bad "the guest did not finish its test run"
+	# the kernel's taint flags after the tests: any but N (TAINT_TEST,
+	# which running a KUnit suite sets) fails, named by its letter
+	taint=$(sed -n 's/^# cas: tainted=\([0-9]*\)$/\1/p' "$dir/results.ktap" | tail -1)
+	if [ -z "$taint" ]; then
+		bad "the guest did not report the kernel's taint flags ('# cas: tainted=N')"
+	elif [ $((taint & ~(1 << 18))) != 0 ]; then
+		bad "kernel tainted $taint: $(taint_letters "$taint")"
+	fi
 	# the guest ran the kernel that was built: its release names the code
 	want=$(cat "$dir/kernel.release" 2>/dev/null || true)
 	got=$(sed -n 's/^# cas: \([^ ]*\) .*/\1/p' "$dir/results.ktap" | head -1)
