@@ -6,11 +6,13 @@
 #   qemu/bench-accept.sh BENCH_DIR IDENTITY
 #
 # Reads BENCH_DIR/run.env (KERNEL_v2: the release the v2 guest printed;
-# SERIES_v2: the identity in it; CHECKS: passed or failed) and
-# BENCH_DIR/checks.tap. Exit 0
+# SERIES_v2: the identity in it; CHECKS: passed or failed),
+# BENCH_DIR/checks.tap, and BENCH_DIR/results.tsv, judged again by today's
+# tests/bench/checks.tsv, which must give checks.tap exactly. Exit 0
 # and one line saying what was measured, or exit 1 and why not.
 set -eu
 
+top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: qemu/bench-accept.sh BENCH_DIR IDENTITY} want=${2:?usage: qemu/bench-accept.sh BENCH_DIR IDENTITY}
 no() { printf 'bench-accept: %s: %s\n' "$dir" "$*" >&2; exit 1; }
 
@@ -32,4 +34,15 @@ $(grep '^not ok' "$dir/checks.tap")"
 grep -q '# SKIP' "$dir/checks.tap" && no "it skipped checks:
 $(grep '# SKIP' "$dir/checks.tap")"
 [ "$checks" = passed ] || no "run.env says CHECKS=${checks:-(none)}, not passed"
+# the stored verdict is what today's checks make of the stored figures: a
+# check changed since (a stat, a bound) is judged again, not trusted
+[ -s "$dir/results.tsv" ] || no "no results.tsv: its figures cannot be judged again"
+if ! "$top/qemu/bench-checks.sh" "$dir/results.tsv" >"$dir/checks.tap.now" 2>&1 ||
+   ! cmp -s "$dir/checks.tap" "$dir/checks.tap.now"; then
+	no "its checks.tap is not what tests/bench/checks.tsv makes of its results.tsv now:
+$(diff "$dir/checks.tap" "$dir/checks.tap.now" | grep '^[<>]' | cut -c1-160 | head -8)
+  (a check changed since the bench: write its verdict again with
+   qemu/bench-checks.sh $dir/results.tsv >$dir/checks.tap, or run 'make bench')"
+fi
+rm -f "$dir/checks.tap.now"
 echo "bench-accept: $dir: v2 $got, every check passed"

@@ -14,9 +14,9 @@ work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
 # by section: clean + splats, fixtures 9, taint 3, expectations 13,
-# nofeature 3, bench acceptance 6, table 2, checks 7, sweep 5, model 6,
+# nofeature 3, bench acceptance 7, table 2, checks 9, sweep 5, model 6,
 # help 3, catalogue 1, extra.awk 4, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 3 + 13 + 3 + 6 + 2 + 7 + 5 + 6 + 3 + 1 + 4 + 9 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 3 + 13 + 3 + 7 + 2 + 9 + 5 + 6 + 3 + 1 + 4 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -168,9 +168,14 @@ accept() {	# PASS|FAIL NAME WHY IDENTITY: on BDIR
 }
 bdir=$work/bench; mkdir -p "$bdir"
 printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n' >"$bdir/run.env"
-printf 'TAP version 13\n1..1\nok 1 fit\n' >"$bdir/checks.tap"
+cp "$fx/bench-results.tsv" "$bdir/results.tsv"
+"$top/qemu/bench-checks.sh" "$bdir/results.tsv" >"$bdir/checks.tap"
 accept PASS bench-accepted "every check passed" 0123456789ab
 accept FAIL bench-stale-identity "measured v2 0123456789ab, but the series is ba9876543210" ba9876543210
+# a verdict stored under older checks (here: the stream check's median,
+# now its worst run) is judged again, and differs
+sed -i 's/^\(ok 10 noregress stream: v2\) worst /\1 median /' "$bdir/checks.tap"
+accept FAIL bench-checks-changed "is not what tests/bench/checks.tsv makes of its results.tsv now" 0123456789ab
 printf 'TAP version 13\n1..1\nnot ok 1 fit\n' >"$bdir/checks.tap"
 sed -i 's/^CHECKS=.*/CHECKS=failed/' "$bdir/run.env"
 accept FAIL bench-failed-checks "its checks failed" 0123456789ab
@@ -235,6 +240,17 @@ awk -F'\t' '!($1 == "v2" && $2 == "stream" && $3 == "llc_misses_per_kop")' \
 bcheck FAIL bench-checks-model-missing "v2 stream llc_misses_per_kop: missing" "$work/model-missing.tsv"
 { grep -v '^feature' "$top/tests/bench/checks.tsv"
   printf 'feature\tring\ttop_llc_share_pct\tmedian\tge\tabs\t90\t0\tplanted\n'; } >"$work/checks.tsv"
+# a v2 that gathers the stream in one run of three (its worst misses as
+# gathered, 196) fails, though its median stays at the unpatched 0.14
+awk -F'\t' -v OFS='\t' '$1 == "v2" && $2 == "stream" && $3 == "llc_misses_per_kop" { $6 = "196.00" } 1' \
+	"$fx/bench-results.tsv" >"$work/gathered-once.tsv"
+bcheck FAIL bench-checks-one-bad-run "not ok 10 noregress stream: v2 worst llc_misses_per_kop 196.00" "$work/gathered-once.tsv"
+# the control of a check relative to the unpatched kernel itself fails
+# when the unpatched kernel's own best run passes it (a bound inside its
+# spread)
+awk -F'\t' -v OFS='\t' '$1 == "none" && $2 == "fit" && $3 == "llc_transfers_per_s" { $5 = "400000.00" } 1' \
+	"$fx/bench-results.tsv" >"$work/noisy-none.tsv"
+bcheck FAIL bench-checks-self-control "not ok 19 control fit: the unpatched kernel fails it: not (none best run llc_transfers_per_s 400000.00 <= 426749.40 (0.5 x none 853498.80))" "$work/noisy-none.tsv"
 bcheck FAIL bench-checks-control "not ok 17 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
 
 # make sweep's verdict (qemu/sweep-report.sh) on a captured raw.tsv: it
