@@ -24,7 +24,8 @@ sdir=$(cd "$1" && pwd) || die "no series folder $1"
 allow=${2:-$top/checks/checkpatch-allow.txt}
 need_base
 need_tool perl perl
-cp=$BASE_REPO/scripts/checkpatch.pl
+# CHECKPATCH_PL: another checkpatch.pl (checks/selftest.sh's dying one)
+cp=${CHECKPATCH_PL:-$BASE_REPO/scripts/checkpatch.pl}
 [ -f "$cp" ] || die "$cp not found (run 'make tree')"
 
 tmp=$(mktemp -d)
@@ -50,8 +51,16 @@ for p in $(series_patches "$sdir"); do
 	signed "$p" >"$tmp/$name"
 	p=$tmp/$name
 	# One finding per line: LEVEL<TAB>TYPE<TAB>msg<TAB>#N<TAB>file:line
-	findings=$(cd "$BASE_REPO" && perl "$cp" --strict --show-types --no-summary --color=never \
-			"$p" 2>&1 | awk '
+	# checkpatch's own summary line says it read the whole patch: a perl
+	# that died (a missing module, a crash) reports no finding, which must
+	# not read as a clean patch
+	rc=0
+	(cd "$BASE_REPO" && perl "$cp" --strict --show-types --color=never "$p") \
+		>"$tmp/$name.out" 2>&1 || rc=$?
+	grep -q '^total: [0-9]* errors, [0-9]* warnings, ' "$tmp/$name.out" ||
+		die "checkpatch.pl did not finish $name (exit $rc, no 'total:' line); its output ends:
+$(tail -n 5 "$tmp/$name.out")"
+	findings=$(awk '
 		function flush() { if (lvl != "") print lvl "\t" typ "\t" msg "\t" pl "\t" loc; lvl = "" }
 		/^(ERROR|WARNING|CHECK):/ {
 			flush()
@@ -69,7 +78,7 @@ for p in $(series_patches "$sdir"); do
 		}
 		lvl != "" && /^#[0-9]+:/ && pl == "" { pl = $1; sub(/:$/, "", pl); next }
 		/^$/ { flush() }
-		END { flush() }') || true
+		END { flush() }' "$tmp/$name.out")
 	[ -n "$findings" ] || continue
 	while IFS=$'\t' read -r lvl typ msg pl loc; do
 		nall=$((nall + 1))

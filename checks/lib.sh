@@ -95,7 +95,9 @@ series_tree() {
 	need_base
 	local patches
 	patches=$(series_patches "$sdir") || exit 2
-	stamp=$(hash_of $patches)
+	# the base's commit is part of the stamp: new base fixes apply the
+	# series again, never reusing a tree built on the old base
+	stamp="$(hash_of $patches)-$(git -C "$BASE_REPO" rev-parse --short=12 base)"
 	worktree_at "$t" "check-$name"
 	if [ "$(cat "$t/.check-stamp" 2>/dev/null)" = "$stamp" ] &&
 	   [ "$(git -C "$t" rev-parse HEAD)" = "$(cut -f1 "$t/.check-map" | tail -1)" ] &&

@@ -10,6 +10,8 @@
 #      report trace_printk() in that patch, at that line;
 #  (c) trailing whitespace on an added line of the last patch: checkpatch must
 #      report an ERROR for that patch and line;
+#  (d) a checkpatch.pl that dies before its summary: the checkpatch gate
+#      must fail saying so, not read the silence as no findings;
 # and, as a one-patch series on a small file (kernel/range.c):
 #  (b) a new global symbol without a declaration: sparse must report
 #      "symbol ... was not declared" in that patch, at that line.
@@ -84,6 +86,13 @@ mutate "$sdir" "$st/series-c" '
 out=$st/c.out
 rc=0; "$top/checks/checkpatch.sh" "$st/series-c" >"$out" 2>&1 || rc=$?
 expect checkpatch "c: checkpatch error" "^FAIL $lname: [^ ]+:[0-9]+ \(patch line #[0-9]+\): ERROR:TRAILING_WHITESPACE" "$out" $rc
+
+# (d) checkpatch.pl dying (a missing perl module, a crash) prints no
+# finding: the gate must fail on the missing 'total:' line
+printf '#!/usr/bin/perl\ndie "check-selftest: planted crash\\n";\n' >"$st/dying-checkpatch.pl"
+out=$st/d.out
+rc=0; CHECKPATCH_PL=$st/dying-checkpatch.pl "$top/checks/checkpatch.sh" "$sdir" >"$out" 2>&1 || rc=$?
+expect checkpatch "d: checkpatch.pl died" "checkpatch.pl did not finish .*no 'total:' line" "$out" $rc
 
 # (b) sparse: a one-patch series adding a global without a declaration.
 need_base
