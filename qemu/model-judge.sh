@@ -12,7 +12,10 @@
 # - each "# llc-geometry CPU SIZE WAYS LINE SHARED_CPU_LIST" must match
 #   the model's size, ways and line, and SHARED_CPU_LIST must be exactly
 #   the CPUs the model's map puts in CPU's LLC;
-# - the plugin must have finished (its "boot" totals: QEMU exited).
+# - the plugin must have finished (its "boot" totals: QEMU exited), with
+#   at most 0.1% of the accesses it saw left out for want of a guest
+#   physical address, no window closed without being opened, opened again
+#   while open, or still open at exit, and no window written twice.
 # Prints a line per check ("model: ok ..." or "model: FAIL ..."), exits 1
 # if one failed, 0 when all passed or nothing was declared.
 set -eu
@@ -40,15 +43,26 @@ BEGIN {
 			for (i = 1; i <= n; i++) if (split(w[i], kv, "=") == 2) geo[kv[1]] = kv[2]
 			continue
 		}
+		# what the plugin could not count, or a window it could not write
+		if (line ~ /^# the whole boot/ && match(line, /physical address [0-9]+/))
+			unmapped = substr(line, RSTART + 17, RLENGTH - 17) + 0
+		if (line ~ /^# window [0-9]+ (closed by vCPU [0-9]+ without being opened|reopened|still open at exit)/)
+			fail(substr(line, 3) " (" tsv ")")
 		if (line ~ /^#/) continue
 		nf = split(line, f, "\t")
 		if (f[1] == "window") { for (i = 1; i <= nf; i++) col[f[i]] = i; continue }
 		if (f[1] == "boot") finished = 1
+		# a window id used twice would add two windows into one figure
+		if ((f[1], f[2], f[3]) in row)
+			fail(sprintf("window %s: LLC %s %s written twice (a window id reused)", f[1], f[2], f[3]))
+		row[f[1], f[2], f[3]] = 1
 		seen[f[1]] = 1
 		for (c in col) if (col[c] > 5) sum[f[1], f[3], c] += f[col[c]]
 	}
 	if (!("size" in geo)) { fail("no model header in " tsv); exit }
 	if (!finished) fail("the plugin did not write its totals (QEMU killed before it exited?)")
+	else if (unmapped * 1000 > sum["boot", "all", "accesses"])
+		fail(sprintf("%d accesses had no guest physical address, over 0.1%% of the %d the model counted", unmapped, sum["boot", "all", "accesses"]))
 	nmap = split(geo["map"], map, ":")
 }
 $1 == "llc-geometry" {

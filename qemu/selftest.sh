@@ -14,9 +14,9 @@ work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
 # by section: clean + splats, fixtures 9, taint 3, expectations 13,
-# nofeature 3, bench acceptance 7, table 2, checks 9, sweep 5, model 6,
+# nofeature 3, bench acceptance 7, table 2, checks 9, sweep 5, model 9,
 # help 3, catalogue 1, extra.awk 4, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 3 + 13 + 3 + 7 + 2 + 9 + 5 + 6 + 3 + 1 + 4 + 9 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 3 + 13 + 3 + 7 + 2 + 9 + 5 + 9 + 3 + 1 + 4 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -307,6 +307,14 @@ sed '1s/ map=0:0:0:0:1:1:1:1:/ map=0:0:1:1:0:0:1:1:/' "$mtsv" >"$work/model-map.
 model FAIL model-map "cpu2: the guest shares its L3 with CPUs 0 1 2 3" "$work/model-map.tsv"
 grep -v '^boot' "$mtsv" >"$work/model-unfinished.tsv"
 model FAIL model-unfinished "the plugin did not write its totals" "$work/model-unfinished.tsv"
+# a window id used twice (its rows summed into one figure), a window the
+# guest opened again while open, and accesses the model could not place
+awk -F'\t' '{ print } $1 == 2 && $2 == 1 { print }' "$mtsv" >"$work/model-dup.tsv"
+model FAIL model-window-twice "window 2: LLC 1 all written twice" "$work/model-dup.tsv"
+{ cat "$mtsv"; echo "# window 3 reopened by vCPU 5 while open (opened by vCPU 4): its first opening dropped"; } >"$work/model-reopen.tsv"
+model FAIL model-window-reopened "window 3 reopened by vCPU 5" "$work/model-reopen.tsv"
+sed 's/accesses without a guest physical address 0,/accesses without a guest physical address 99999999,/' "$mtsv" >"$work/model-unmapped.tsv"
+model FAIL model-unmapped "99999999 accesses had no guest physical address" "$work/model-unmapped.tsv"
 
 # make help (qemu/make-help.sh) on the real makefiles, and on copies
 # with a phony target whose help was removed and a "##" block that

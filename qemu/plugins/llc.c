@@ -232,6 +232,11 @@ static void vcpu_mark(unsigned int vcpu, void *udata)
 	if (op == LLC_MARK_START) {
 		if (!w)
 			w = win[id] = calloc(1, sizeof(*w));
+		if (w && w->open) {
+			fprintf(out, "# window %u reopened by vCPU %u while open (opened by vCPU %u): its first opening dropped\n",
+				id, vcpu, w->opener);
+			fflush(out);
+		}
 		if (w) {
 			w->open = true;
 			w->opener = vcpu;
