@@ -15,6 +15,11 @@ test program as a whole or one of its subtests, must have an expectation
     skip      it must skip: one that ran fails the boot
     may-skip  either (the line says why)
 
+A skip or may-skip line may give an eighth field, an extended regular
+expression that the skip's own text (after "# SKIP") must match: a test
+that starts skipping for another reason (no feature, where the line
+expects a geometry) fails the boot.
+
 A subtest that is "not ok" fails the boot whatever its program's exit
 status; so does a subtest the expectations name, that must run here, and
 that the program, which ran, did not report. Prints one line a problem
@@ -45,9 +50,18 @@ def load_expectations(path):
             fields = line.split('\t')
             if len(fields) == 6:
                 fields.append('')   # a "run" line needs no reason
-            if len(fields) != 7:
-                die(f'{path}:{num}: {len(fields)} fields, 7 wanted '
-                    '(series config topology test subtest expect reason)')
+            if len(fields) == 7:
+                fields.append('')   # nor a skip text
+            if len(fields) != 8:
+                die(f'{path}:{num}: {len(fields)} fields, 7 or 8 wanted '
+                    '(series config topology test subtest expect reason [skip text])')
+            if fields[7]:
+                if fields[5] == 'run':
+                    die(f'{path}:{num}: a skip text on a "run" line')
+                try:
+                    re.compile(fields[7])
+                except re.error as e:
+                    die(f'{path}:{num}: skip text /{fields[7]}/: {e}')
             if fields[5] not in ('run', 'skip', 'may-skip'):
                 die(f'{path}:{num}: expect "{fields[5]}" is not run, skip or may-skip')
             if fields[5] != 'run' and not fields[6].strip():
@@ -92,10 +106,10 @@ def main():
     Status = kunit_parser.TestStatus
 
     def expectation(test, sub):
-        for num, (s, c, t, prog, subtest, exp, why) in rules:
+        for num, (s, c, t, prog, subtest, exp, why, says) in rules:
             if all(fnmatch.fnmatchcase(v, p) for v, p in
                    ((boot[0], s), (boot[1], c), (boot[2], t), (test, prog), (sub, subtest))):
-                return num, exp, why
+                return num, exp, why, says
         return None
 
     problems = []
@@ -120,7 +134,7 @@ def main():
             problems.append(f'{where}: no line of {os.path.basename(exp_path)} says what to expect '
                             f'(series={boot[0]} config={boot[1]} topology={boot[2]})')
             return
-        num, exp, why = e
+        num, exp, why, says = e
         if status == Status.NO_TESTS and exp == 'run':
             problems.append(f'{where} reported no result, but must run here (line {num})')
             return
@@ -130,6 +144,10 @@ def main():
                             f'but must run here (line {num})')
         elif exp == 'skip' and not skipped:
             problems.append(f'{where} ran, but must skip here (line {num}: {why})')
+        elif skipped and says and not re.search(says, reason):
+            # skipped, but for another reason than the one expected here
+            problems.append(f'{where} skipped ({reason or "no reason given"}), but line {num} '
+                            f'wants a skip that says /{says}/ ({why})')
 
     # the reasons of the skips, by test name (the parser keeps no directive text)
     reasons = {}
@@ -172,7 +190,7 @@ def main():
 
     # subtests named in the expectations that must run here, of programs
     # that ran: each must have been reported
-    for num, (s, c, t, prog, subtest, exp, why) in rules:
+    for num, (s, c, t, prog, subtest, exp, why, says) in rules:
         if prog not in ran or subtest == '-' or any(ch in subtest for ch in '*?['):
             continue
         e = expectation(prog, subtest)
@@ -185,7 +203,7 @@ def main():
     # was reported, when the boot selected them all
     if boot[3] == '*':
         reported = {t.name for t in top.subtests}
-        for num, (s, c, t, prog, subtest, exp, why) in rules:
+        for num, (s, c, t, prog, subtest, exp, why, says) in rules:
             if subtest != '-' or prog in PSEUDO or prog in reported or \
                any(ch in prog for ch in '*?['):
                 continue

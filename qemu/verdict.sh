@@ -103,6 +103,10 @@ else
 	# and topology from the guest's header), judged on the parser's tree:
 	# an unexpected skip, a nested "not ok" or a missing subtest fails
 	expect=${EXPECT_TSV:-$top/tests/expect.tsv}
+	# which expectations judged this boot, always said (EXPECT_TSV may
+	# name another file than the project's)
+	printf 'verdict: expectations %s (sha1 %s)%s\n' "$expect" \
+		"$(sha1sum <"$expect" 2>/dev/null | cut -c1-12)" "${EXPECT_TSV:+, from EXPECT_TSV}"
 	if [ -f "$kunit" ] && ! python3 "$top/qemu/expect.py" "$(dirname "$kunit")" "$expect" \
 		"$dir/results.ktap" >"$dir/expect.log" 2>&1; then
 		bad "not what $(basename "$expect") expects of this boot:"
