@@ -100,7 +100,7 @@ ifneq ($(filter-out llc,$(MODEL)),)
 $(error MODEL=$(MODEL): the only cache model is llc (qemu/plugins/llc.c))
 endif
 
-.PHONY: fresh-check plugin model-test help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
+.PHONY: fresh-check debug-check plugin model-test help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -253,6 +253,17 @@ test:
 	@$(MAKE) --no-print-directory model-test SERIES=none
 	@$(MAKE) --no-print-directory boot-test SERIES=v2 TOPOLOGY="$(TEST_TOPOLOGIES)"
 
+# The sanitizers on the posted code: v2 on the debug kernel (KASAN, UBSAN,
+# kmemleak, lockdep, full preemption), the reliability storms at full
+# counts, recorded for make rfc, which refuses a series without one
+DEBUG_LOGS := $(BUILD)/logs/v2-debug/2x2x4
+## boot v2 on the debug kernel (KASAN, UBSAN, kmemleak, lockdep) on 2x2x4
+## with the storms at $(STRESS) counts (default full: about 70 min) and
+## record a pass in $(BUILD)/debug/ for make rfc
+debug-check:
+	@$(MAKE) --no-print-directory boot-test SERIES=v2 CONFIG=debug TOPOLOGY=2x2x4
+	@qemu/debug-record.sh $(DEBUG_LOGS) $(BUILD)/debug
+
 # The v2 tests' negative control: series-v2 without its DEBUG patch and
 # with CONFIG_SCHED_CACHE off (CONFIG=nofeature), booted as v2-nodebug on
 # 2x2x4, must fail every v2 test, each for not seeing v2
@@ -275,8 +286,8 @@ nofeature-check:
 # topologies, v1's steering baseline on 2x2x4, make lb-compare, and the v2
 # tests' negative control. Run it before posting.
 ## test, then fresh-check FRESH=full, FRESH_AS=user and FRESH=plants, v2-nodebug on
-## 2x2x4, none on the other topologies, v1 on 2x2x4, lb-compare and
-## nofeature-check; run it before posting
+## 2x2x4, none on the other topologies, v1 on 2x2x4, lb-compare,
+## nofeature-check and debug-check; run it before posting
 test-full: test
 	@$(MAKE) --no-print-directory fresh-check FRESH=full FRESH_AS=root
 	@$(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=user
@@ -286,6 +297,7 @@ test-full: test
 	@$(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory nofeature-check
+	@$(MAKE) --no-print-directory debug-check
 
 ## remove logs, guest programs and initramfs images
 clean:

@@ -98,6 +98,18 @@ for d in "$BUILD/bench" "$top/series-v2/bench"; do
 	sed "s|$top/||g; s/^/  /" "$BUILD/rfc-bench-accept.log" >&2
 done
 [ -n "$bench" ] || die "no make bench results of this series ($id) whose checks passed: run 'make bench'"
+# ---- the sanitizers: a passing boot of this very code on the debug kernel
+# (make debug-check), here or recorded in series-v2/debug/
+debug=
+for d in "$BUILD/debug" "$top/series-v2/debug"; do
+	if "$top/qemu/debug-accept.sh" "$d" "$id" >"$BUILD/rfc-debug-accept.log" 2>&1; then
+		debug=$d
+		break
+	fi
+	sed "s|$top/||g; s/^/  /" "$BUILD/rfc-debug-accept.log" >&2
+done
+[ -n "$debug" ] || die "no passing debug-kernel run (KASAN, UBSAN, kmemleak, lockdep) of this series ($id): run 'make debug-check'"
+say "$(sed "s|$top/||" "$BUILD/rfc-debug-accept.log")"
 [ "$(cat "$BUILD/check-results/v2/identity")" = "$id" ] ||
 	die "make check's results are of code $(cat "$BUILD/check-results/v2/identity"), the series is $id: run 'make check SERIES=v2'"
 say "bench results from ${bench#"$top"/}/results.tsv (v2 $id)"

@@ -14,9 +14,9 @@ work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
 # by section: clean + splats, fixtures 9, taint 3, expectations 15,
-# nofeature 3, bench acceptance 7, table 2, checks 9, sweep 5, model 9,
+# nofeature 3, bench acceptance 7, debug record 4, table 2, checks 9, sweep 5, model 9,
 # help 3, catalogue 1, extra.awk 4, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 3 + 15 + 3 + 7 + 2 + 9 + 5 + 9 + 3 + 1 + 4 + 9 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 3 + 15 + 3 + 7 + 4 + 2 + 9 + 5 + 9 + 3 + 1 + 4 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -200,6 +200,32 @@ accept FAIL bench-old-format "names no v2 identity" 8818ae6c21c4
 printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n' >"$bdir/run.env"
 printf 'TAP version 13\n1..2\nok 1 fit\nok 2 stream: llc_misses_per_kop # SKIP no cache model\n' >"$bdir/checks.tap"
 accept FAIL bench-skipped-checks "it skipped checks" 0123456789ab
+
+# make rfc wants a passing debug-kernel boot of the series' own code
+# (qemu/debug-record.sh, qemu/debug-accept.sh): a captured v2 boot relabelled
+# as the debug kernel's is recorded and accepted for its identity, refused
+# for another; a failed boot is not recorded; a record of another config
+# or a failed verdict is refused
+dacc() {	# PASS|FAIL NAME WHY IDENTITY: on DDIR
+	local got=PASS
+	"$top/qemu/debug-accept.sh" "$ddir" "$4" >"$ddir.out" 2>&1 || got=FAIL
+	judge "$1" "$got" "$2" "$ddir.out" "$3"
+}
+dlog=$work/debug-boot ddir=$work/debug-rec
+mkdir -p "$dlog"
+sed '2s/ config=base / config=debug /' "$fx/v2-2x2x4-results.log" >"$dlog/results.ktap"
+printf 'verdict: PASS\n' >"$dlog/verdict.log"
+echo 'qemu-system-x86_64 -append "cas.stress=full"' >"$dlog/qemu.cmd"
+"$top/qemu/debug-record.sh" "$dlog" "$ddir" >"$ddir.rec" 2>&1 || true
+dacc PASS debug-accepted "v2 b13984275e86 passed on the debug kernel (2x2x4, stress full" b13984275e86
+dacc FAIL debug-stale-identity "the debug kernel ran v2 b13984275e86, but the series is 0123456789ab" 0123456789ab
+sed -i 's/^VERDICT=.*/VERDICT=failed/' "$ddir/run.env"
+dacc FAIL debug-failed "its verdict did not pass" b13984275e86
+printf 'verdict: FAIL: kernel splat\nverdict: FAIL (logs in x)\n' >"$dlog/verdict.log"
+rm -rf "$ddir"; got=PASS
+"$top/qemu/debug-record.sh" "$dlog" "$ddir" >"$ddir.rec" 2>&1 && got=FAIL
+[ ! -e "$ddir/run.env" ] || got=FAIL
+judge PASS "$got" debug-record-refuses-a-failed-boot "$ddir.rec" "did not pass"
 
 # the cover letter's table (qemu/bench-table.sh with METRICS=) on a
 # captured results.tsv: workload:metric keeps that workload's row alone,
