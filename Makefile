@@ -303,8 +303,13 @@ test-full: test
 clean:
 	rm -rf $(BUILD)/logs $(GUEST) $(BUILD)/bench-guest $(BUILD)/lb-compare $(BUILD)/bench $(BUILD)/rfc $(BUILD)/rfc-* $(BUILD)/initramfs-*.cpio.gz
 
-## remove $(BUILD) (refuses if a source tree has local changes)
+## remove $(BUILD) (refuses if a source tree has local changes, or while
+## anything is mounted below it)
 distclean:
+	@b=$$(cd $(BUILD) 2>/dev/null && pwd -P) || exit 0; \
+	if awk -v d="$$b" '$$5 == d || index($$5, d "/") == 1 { f = 1 } END { exit !f }' /proc/self/mountinfo; then \
+		echo "distclean: something is mounted below $(BUILD) (a fresh-check root?); unmount it first" >&2; exit 1; \
+	fi
 	@for t in $(BUILD)/src-*/; do \
 		[ -d "$$t" ] || continue; \
 		if [ -n "$$(git -C $$t status --porcelain --untracked-files=no 2>/dev/null)" ] && [ "$(FORCE)" != 1 ]; then \

@@ -37,12 +37,13 @@ $(grep '# SKIP' "$dir/checks.tap")"
 # the stored verdict is what today's checks make of the stored figures: a
 # check changed since (a stat, a bound) is judged again, not trusted
 [ -s "$dir/results.tsv" ] || no "no results.tsv: its figures cannot be judged again"
-if ! "$top/qemu/bench-checks.sh" "$dir/results.tsv" >"$dir/checks.tap.now" 2>&1 ||
-   ! cmp -s "$dir/checks.tap" "$dir/checks.tap.now"; then
+now=$(mktemp)
+trap 'rm -f "$now"' EXIT
+if ! "$top/qemu/bench-checks.sh" "$dir/results.tsv" >"$now" 2>&1 ||
+   ! cmp -s "$dir/checks.tap" "$now"; then
 	no "its checks.tap is not what tests/bench/checks.tsv makes of its results.tsv now:
-$(diff "$dir/checks.tap" "$dir/checks.tap.now" | grep '^[<>]' | cut -c1-160 | head -8)
+$(diff "$dir/checks.tap" "$now" | grep '^[<>]' | cut -c1-160 | head -8)
   (a check changed since the bench: write its verdict again with
    qemu/bench-checks.sh $dir/results.tsv >$dir/checks.tap, or run 'make bench')"
 fi
-rm -f "$dir/checks.tap.now"
 echo "bench-accept: $dir: v2 $got, every check passed"

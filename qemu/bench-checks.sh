@@ -8,11 +8,12 @@
 # check is judged again on the unpatched kernel's figures, where it must
 # fail (with the figures present), or it shows nothing v2 adds. A check
 # relative to the unpatched kernel itself (fit transfers <= 0.5 x none)
-# cannot fail there by construction (none <= 0.5 x none is false for any
-# positive figure); its control judges the unpatched kernel's best run
-# (the smallest for le, the largest for ge) against its own figure, as if
-# that run were a v2 that does nothing: it must fail, so the bound lies
-# outside the unpatched kernel's own spread. A figure
+# can never hold on that kernel's own figure (none <= 0.5 x none is false
+# for any positive figure), so such a control could never fail; it judges
+# the unpatched kernel's best run (the smallest for le, the largest for
+# ge) against its own figure, as if that run were a v2 that does nothing:
+# it must fail, so the bound lies outside the unpatched kernel's own
+# spread. A figure
 # that is missing or invalid (the trace overflowed in a run) fails the
 # check that reads it. A bench without the cache model (BENCH_MODEL=0:
 # no kernel has any of the model's figures) cannot judge the checks of

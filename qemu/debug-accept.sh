@@ -19,4 +19,8 @@ rel=$(get KERNEL_v2) got=$(get SERIES_v2)
 [ "$(get CONFIG)" = debug ] || no "run.env says CONFIG=$(get CONFIG), not debug"
 [ "$(get VERDICT)" = passed ] && tail -1 "$dir/verdict.log" 2>/dev/null | grep -qx 'verdict: PASS' ||
 	no "its verdict did not pass"
+# the storms are what the sanitizers are there for: run, at full counts
+[ "$(get STRESS)" = full ] || no "its storms ran at STRESS=$(get STRESS) counts, not full"
+grep -qx 'ok [0-9]* stress' "$dir/results.ktap" 2>/dev/null ||
+	no "its results have no passing stress run (TESTS=$(get TESTS))"
 echo "debug-accept: $dir: v2 $got passed on the debug kernel ($(get TOPOLOGY), stress $(get STRESS), $(get DATE))"

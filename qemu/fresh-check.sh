@@ -30,11 +30,14 @@
 # Each step's output goes to BUILD/fresh/logs/STEP.log (a plant's to
 # logs-plant-NAME/); a failed step is named with its log's tail, and the
 # root is kept for a look (it is removed at the next run, and after a run
-# that passed). /proc, /sys and
-# /dev are mounted for the steps and unmounted on every way out. The .debs
-# are shared with this machine's apt cache (/var/cache/apt/archives) so
-# that a run downloads each package once: apt still resolves everything
-# from the fresh root's own lists and checks every file against them.
+# that passed). /proc, /sys and /dev are mounted for the steps in a mount
+# namespace of this script's own (unshare): they are unmounted when it
+# ends, however it ends, and the root is never removed while anything is
+# mounted below it. The root's git has no identity and never guesses one
+# from the hostname (user.useConfigOnly). The .debs are shared with this
+# machine's apt cache (/var/cache/apt/archives) so that a run downloads
+# each package once: apt still resolves everything from the fresh root's
+# own lists and checks every file against them.
 set -eu
 
 build=${1:?usage: qemu/fresh-check.sh BUILD quick|full} mode=${2:-quick}
@@ -48,7 +51,11 @@ quick|full) ;;
 plants)	# each planted fault: a run of its own, which must fail as named
 	rc=0
 	for p in dpkg-dev git-identity; do
-		FRESH_PLANT=$p "$0" "$build" quick || rc=1
+		prc=0
+		FRESH_PLANT=$p "$0" "$build" quick || prc=$?
+		# interrupted (130 and up: a signal): no further plant
+		[ "$prc" -lt 130 ] || exit "$prc"
+		[ "$prc" = 0 ] || rc=1
 	done
 	exit $rc ;;
 *) die "unknown mode '$mode' (quick, full or plants)" ;;
@@ -70,38 +77,63 @@ if [ "$(id -u)" != 0 ]; then
 	exec sudo FRESH_REV="${FRESH_REV:-}" FRESH_AS="$as" FRESH_PLANT="${FRESH_PLANT:-}" "$0" "$@"
 fi
 PATH=$PATH:/usr/sbin:/sbin
+# Everything below runs in a mount namespace of its own, private to it:
+# the mounts of the root cannot outlive this process however it ends
+# (SIGKILL, a CI time limit), so nothing later (make distclean, the next
+# run) can remove files through them
+if [ -z "${FRESH_NS:-}" ]; then
+	command -v unshare >/dev/null || die "unshare not found: install package util-linux"
+	exec unshare --mount --propagation private env FRESH_NS=1 "$0" "$@"
+fi
 command -v debootstrap >/dev/null || die "debootstrap not found: install package debootstrap (run 'make deps')"
 
-rev=$(git -C "$top" rev-parse -q --verify "${FRESH_REV:-HEAD}^{commit}") ||
+# root reading a checkout of another user's (git's safe.directory)
+gtop() { git -c safe.directory="$top" -C "$top" "$@"; }
+gtop rev-parse -q --verify HEAD >/dev/null ||
+	die "$top: git cannot read this checkout: $(gtop rev-parse HEAD 2>&1 | head -1)"
+rev=$(gtop rev-parse -q --verify "${FRESH_REV:-HEAD}^{commit}") ||
 	die "FRESH_REV=${FRESH_REV:-HEAD} is not a commit of $top"
-[ -z "$(git -C "$top" status --porcelain --untracked-files=no)" ] ||
-	say "note: $top has uncommitted changes; this checks the committed $(git -C "$top" rev-parse --short "$rev") only"
+[ -z "$(gtop status --porcelain --untracked-files=no)" ] ||
+	say "note: $top has uncommitted changes; this checks the committed $(gtop rev-parse --short "$rev") only"
 
 mkdir -p "$build"
-dir=$(cd "$build" && pwd)/fresh
+# the physical path: /proc/self/mountinfo names mounts by it
+dir=$(cd "$build" && pwd -P)/fresh
 root=$dir/root logs=$dir/logs${FRESH_PLANT:+-plant-$FRESH_PLANT}
 mkdir -p "$dir"
 exec 9>"$dir/.lock"
 flock -n 9 || die "another fresh-check is running in $dir"
 
 # mounts_under DIR: the mount points at or below DIR, deepest first
+# (mountinfo writes a space, tab, newline or backslash in a path as \ooo)
 mounts_under() {
-	awk -v d="$1" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r
+	awk -v d="$1" '{
+		m = $5
+		gsub(/\\040/, " ", m); gsub(/\\011/, "\t", m); gsub(/\\012/, "\n", m); gsub(/\\134/, "\\", m)
+		if (m == d || index(m, d "/") == 1) print m
+	}' /proc/self/mountinfo | sort -r
 }
 unmount_all() {
 	local m
-	for m in $(mounts_under "$root"); do
+	while IFS= read -r m; do
+		[ -n "$m" ] || continue
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ||
 			printf '%s: warning: could not unmount %s\n' "$me" "$m" >&2
-	done
+	done < <(mounts_under "$root")
 }
 # remove_root: never while anything is mounted below it (/dev is a bind
-# of the machine's own: rm -r through it would empty the real /dev)
+# of the machine's own, and so is the apt cache: rm -r through them would
+# empty the real ones); the places this script mounts are asked one by one
+# as well as the mount table
 remove_root() {
+	local m
 	[ -e "$root" ] || return 0
 	unmount_all
 	[ -z "$(mounts_under "$root")" ] || die "$root still has mounts; not removing it:
 $(mounts_under "$root")"
+	for m in proc sys dev var/cache/apt/archives; do
+		! mountpoint -q "$root/$m" 2>/dev/null || die "$root/$m is still mounted; not removing $root"
+	done
 	rm -rf --one-file-system "$root"
 }
 trap unmount_all EXIT
@@ -205,6 +237,10 @@ prep=$(sed -n '/^## Quick start/,/^## /s/^    \(apt-get update && apt-get instal
 [ "$as" = root ] || prep="$prep && apt-get install -y sudo"
 step prep in_root root "export DEBIAN_FRONTEND=noninteractive; $prep"
 
+# No git identity, whatever this machine's hostname: git would make one up
+# from a hostname with a domain (root@host.example), and a command that
+# needs an identity would pass here and fail on a machine without one
+step no-identity in_root root "git config --system user.useConfigOnly true"
 home=/root
 if [ "$as" = user ]; then
 	home=/home/dev
@@ -213,9 +249,9 @@ if [ "$as" = user ]; then
 fi
 # The clone: the committed revision only, nothing of this checkout's
 # working tree or build folder
-git clone -q --no-checkout "$top" "$root$home/cas"
+git -c safe.directory="$top" clone -q --no-checkout "$top" "$root$home/cas"
 git -C "$root$home/cas" checkout -q --detach "$rev"
-say "cloned $(git -C "$top" rev-parse --short "$rev") into $home/cas"
+say "cloned $(gtop rev-parse --short "$rev") into $home/cas"
 if [ -n "$plant" ]; then
 	cp "$root$home/cas/$plant_file" "$dir/plant.orig"
 	sed -i -e "$plant_sed" "$root$home/cas/$plant_file"
@@ -239,5 +275,5 @@ done <<<"$steps"
 
 [ -z "$plant" ] || die "planted $FRESH_PLANT: not caught, every step passed"
 secs=$(( $(date +%s) - start ))
-say "README's quick start ($mode, as $as) passed on a fresh Debian 12 in $secs s ($nsteps steps, $(git -C "$top" rev-parse --short "$rev"))"
+say "README's quick start ($mode, as $as) passed on a fresh Debian 12 in $secs s ($nsteps steps, $(gtop rev-parse --short "$rev"))"
 remove_root

@@ -62,7 +62,7 @@ BEGIN {
 	if (!("size" in geo)) { fail("no model header in " tsv); exit }
 	if (!finished) fail("the plugin did not write its totals (QEMU killed before it exited?)")
 	else if (unmapped * 1000 > sum["boot", "all", "accesses"])
-		fail(sprintf("%d accesses had no guest physical address, over 0.1%% of the %d the model counted", unmapped, sum["boot", "all", "accesses"]))
+		fail(sprintf("%.0f accesses had no guest physical address, over 0.1%% of the %.0f the model counted", unmapped, sum["boot", "all", "accesses"]))
 	nmap = split(geo["map"], map, ":")
 }
 $1 == "llc-geometry" {

@@ -44,9 +44,17 @@ have_src() {
 }
 # The archives whose Release files say Debian (o=Debian): deb.debian.org,
 # a local mirror or a caching proxy alike
-debian_uris=$(apt-cache policy 2>/dev/null |
-	awk '/^ *[0-9]+ [a-z+]+:/ { u = $2 } /^ *release .*o=Debian/ && u != "" { print u; u = "" }' |
-	sort -u | tr '\n' ' ')
+debian_of_policy() {
+	apt-cache policy 2>/dev/null |
+		awk '/^ *[0-9]+ [a-z+]+:/ { u = $2 } /^ *release .*o=Debian/ && u != "" { print u; u = "" }' |
+		sort -u | tr '\n' ' '
+}
+debian_uris=$(debian_of_policy)
+# apt's lists cleaned away (a container image): policy knows no Release
+if [ -z "${debian_uris// /}" ]; then
+	$sudo apt-get update -q >/dev/null || die "apt-get update failed"
+	debian_uris=$(debian_of_policy)
+fi
 if ! have_src; then
 	tmp=$(mktemp)
 	trap 'rm -f "$tmp"' EXIT

@@ -10,16 +10,19 @@
 # would otherwise break (several "ok 1" lines of successive runs, a plan
 # that does not match). What they say is judged here instead: a "not ok"
 # line (other than a SKIP or TODO) fails the program whatever its exit
-# status. A last line says what was read:
+# status. A line after the output says what was read:
 #   "# extra: KTAP: P passed, F failed, S skipped", for one run that reads
 #   as KTAP (a version line first, a plan, results 1..N in order), or
 #   "# extra: its output cannot be read as KTAP (WHY); judged by its exit
 #   status and its not-ok lines", for output with result lines that does
-#   not, or nothing, for output without any.
+#   not, or nothing, for output without any; then "# extra: N not-ok
+#   line(s) in its output" when it has any.
 function tapish(l) {
+	# what the kernel's KTAP parser takes for a result, a plan ("1..0 #
+	# SKIP why" too) or a version line
 	return l ~ /^[ \t]*(not )?ok [0-9]+([ \t]|$)/ ||
-	       l ~ /^[ \t]*1\.\.[0-9]+[ \t]*$/ ||
-	       l ~ /^[ \t]*K?TAP version [0-9]+[ \t]*$/
+	       l ~ /^[ \t]*1\.\.[0-9]+/ ||
+	       l ~ /^[ \t]*K?TAP version [0-9]+/
 }
 function why(w) { if (bad == "") bad = w }
 {
@@ -39,7 +42,7 @@ function why(w) { if (bad == "") bad = w }
 	} else if (line ~ /^1\.\./) {
 		if (!version) why("no version line before the plan")
 		if (plan != "") why("two plans")
-		plan = substr(line, 4) + 0
+		plan = substr(line, 4) + 0	# "1..0 # SKIP why": 0
 	} else {
 		nres++
 		if (!version) why("no version line before the results")
