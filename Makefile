@@ -100,7 +100,7 @@ ifneq ($(filter-out llc,$(MODEL)),)
 $(error MODEL=$(MODEL): the only cache model is llc (qemu/plugins/llc.c))
 endif
 
-.PHONY: fresh-check debug-check plugin model-test help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
+.PHONY: fresh-check debug-check plugin model-test model-hosttest help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -135,10 +135,19 @@ $(PLUGIN): qemu/plugins/llc.c qemu/plugins/llc-mark.h $(BUILD)/qemu-src/.cas-ver
 	gcc -shared -fPIC -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
 		-I$(BUILD)/qemu-src/include/qemu -o $@ $<
 
+# The model on the host: qemu/plugins/llc.c in a driver of known access
+# streams, exact counts; each mutant in tests/harness/llc-mutants/ must fail
+## the cache model on the host (qemu/plugins/llc-host.c): every case passes,
+## every mutant of tests/harness/llc-mutants/ fails the case it names
+model-hosttest: plugin
+	@qemu/model-hosttest.sh $(BUILD)
+
 # The model's self-test: tests/model.c on the unpatched kernel on 2x2x4,
 # with the model and without (the slowdown's baseline)
-## the cache model's self-test (tests/model.c, two boots; part of make test)
+## the cache model's self-test: its host cases and mutants (make
+## model-hosttest), then tests/model.c in two boots; part of make test
 model-test: kernel initramfs plugin
+	@qemu/model-hosttest.sh $(BUILD)
 	@APPEND='$(APPEND) cas.series=$(SERIES) cas.config=$(CONFIG)' qemu/model-test.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)/logs/model $(abspath $(PLUGIN))
 
 ## extract the base into $(BUILD)/linux-base and apply series-$(SERIES)

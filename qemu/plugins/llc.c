@@ -16,7 +16,9 @@
  *         compares with the guest's /sys/devices/system/cpu/cpuN/cache/index3
  *
  * The model: each LLC is set-associative with LRU replacement, indexed
- * by guest physical line address; every data access of a vCPU (loads and
+ * by the physical line address the plugin API gives (QEMU 7.2: the RAM
+ * block's offset plus the offset in it, distinct for every guest line);
+ * every data access of a vCPU (loads and
  * stores, kernel and user; not instruction fetches, not I/O) looks up its
  * LLC. Coherence is MSI-like across LLCs: a store makes the line the
  * only copy (invalidating it in every other LLC); a miss that finds the
@@ -63,6 +65,7 @@ enum { ACC, MISS, XIN, XOUT, FILL, EVICT, INVAL, NR_COUNTS };
 enum { ALL, USER, NR_SPACES };
 static const char *const space_name[NR_SPACES] = { "all", "user" };
 #define USER_TOP	(1ULL << 47)
+#define PAGE_BYTES	4096ULL		/* x86-64's smallest page */
 static const char *const count_name[NR_COUNTS] = {
 	"accesses", "misses", "xfer_in", "xfer_out", "mem_fills", "evictions",
 	"invalidations",
@@ -189,7 +192,7 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	unsigned int bytes = 1u << qemu_plugin_mem_size_shift(info);
 	bool store = qemu_plugin_mem_is_store(info);
-	uint64_t pa, first, last;
+	uint64_t pa, first, last, room;
 
 	lock();
 	if (!hw || vcpu >= nr_vcpus) {
@@ -201,10 +204,31 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		goto out;
 	}
 	pa = qemu_plugin_hwaddr_phys_addr(hw);
+	/*
+	 * An access that crosses into the next page: its second part is on
+	 * that page's frame, which need not follow the first's. The TLB
+	 * holds both pages after the access; were the second missing, QEMU
+	 * answers with an I/O handle, which is counted as I/O.
+	 */
+	room = PAGE_BYTES - (vaddr & (PAGE_BYTES - 1));
 	first = pa >> line_shift;
-	last = (pa + bytes - 1) >> line_shift;
+	last = (pa + (bytes < room ? bytes : room) - 1) >> line_shift;
 	for (uint64_t l = first; l <= last; l++)
 		access_line(vcpu_llc[vcpu], l + 1, store, vaddr < USER_TOP);
+	if (bytes > room) {
+		hw = qemu_plugin_get_hwaddr(info, vaddr + room);
+		if (!hw) {
+			unmapped++;
+		} else if (qemu_plugin_hwaddr_is_io(hw)) {
+			io++;
+		} else {
+			pa = qemu_plugin_hwaddr_phys_addr(hw);
+			first = pa >> line_shift;
+			last = (pa + bytes - room - 1) >> line_shift;
+			for (uint64_t l = first; l <= last; l++)
+				access_line(vcpu_llc[vcpu], l + 1, store, vaddr < USER_TOP);
+		}
+	}
 out:
 	unlock();
 }

@@ -1,0 +1,3 @@
+# expect: shared_through_two_mappings
+# lines indexed by virtual address (audit-v3 T2)
+s/^\tpa = qemu_plugin_hwaddr_phys_addr(hw);$/\tpa = vaddr;/
