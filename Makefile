@@ -264,13 +264,17 @@ test:
 
 # The sanitizers on the posted code: v2 on the debug kernel (KASAN, UBSAN,
 # kmemleak, lockdep, full preemption), the reliability storms at full
-# counts, recorded for make rfc, which refuses a series without one
+# counts, recorded for make rfc, which refuses a series without one. The
+# debug limits are given here: this make's own (exported) TIMEOUT and
+# GUEST_TIMEOUT would otherwise reach the sub-make as the base kernel's.
 DEBUG_LOGS := $(BUILD)/logs/v2-debug/2x2x4
 ## boot v2 on the debug kernel (KASAN, UBSAN, kmemleak, lockdep) on 2x2x4
 ## with the storms at $(STRESS) counts (default full: about 70 min) and
 ## record a pass in $(BUILD)/debug/ for make rfc
 debug-check:
-	@$(MAKE) --no-print-directory boot-test SERIES=v2 CONFIG=debug TOPOLOGY=2x2x4
+	@$(MAKE) --no-print-directory boot-test SERIES=v2 CONFIG=debug TOPOLOGY=2x2x4 \
+		$(if $(filter command line,$(origin TIMEOUT)),,TIMEOUT=9000) \
+		$(if $(filter command line,$(origin GUEST_TIMEOUT)),,GUEST_TIMEOUT=7200)
 	@qemu/debug-record.sh $(DEBUG_LOGS) $(BUILD)/debug
 
 # The v2 tests' negative control: series-v2 without its DEBUG patch and
