@@ -19,10 +19,13 @@ EXTRA      ?=
 # The debug kernel (KASAN, kmemleak, lockdep) runs the full stress counts:
 # its boots and its stress binary get longer limits.
 DEBUG      := $(filter debug,$(CONFIG))
+# the debug kernel's limits (make debug-check gives them to its boot)
+DEBUG_TIMEOUT       := 9000
+DEBUG_GUEST_TIMEOUT := 7200
 ## seconds one boot may take before it is killed and failed
-TIMEOUT    ?= $(if $(DEBUG),9000,1200)
+TIMEOUT    ?= $(if $(DEBUG),$(DEBUG_TIMEOUT),1200)
 ## seconds one guest test program may take
-GUEST_TIMEOUT ?= $(if $(DEBUG),7200,600)
+GUEST_TIMEOUT ?= $(if $(DEBUG),$(DEBUG_GUEST_TIMEOUT),600)
 ## stress.c counts: full (default with CONFIG=debug) or short
 STRESS     ?= $(if $(DEBUG),full,short)
 # The debug kernel runs the reliability suite, not the placement tests:
@@ -143,9 +146,11 @@ model-hosttest: plugin
 	@qemu/model-hosttest.sh $(BUILD)
 
 # The model's self-test: tests/model.c on the unpatched kernel on 2x2x4,
-# with the model and without (the slowdown's baseline)
+# with the model and without (the slowdown's baseline), and with it on
+# 1x2x4x2
 ## the cache model's self-test: its host cases and mutants (make
-## model-hosttest), then tests/model.c in two boots; part of make test
+## model-hosttest), then tests/model.c in three boots (2x2x4 without and
+## with the model, 1x2x4x2 with it); part of make test
 model-test: kernel initramfs plugin
 	@qemu/model-hosttest.sh $(BUILD)
 	@APPEND='$(APPEND) cas.series=$(SERIES) cas.config=$(CONFIG)' qemu/model-test.sh $(BZIMAGE) $(INITRAMFS) $(BUILD)/logs/model $(abspath $(PLUGIN))
@@ -273,8 +278,8 @@ DEBUG_LOGS := $(BUILD)/logs/v2-debug/2x2x4
 ## record a pass in $(BUILD)/debug/ for make rfc
 debug-check:
 	@$(MAKE) --no-print-directory boot-test SERIES=v2 CONFIG=debug TOPOLOGY=2x2x4 \
-		$(if $(filter command line,$(origin TIMEOUT)),,TIMEOUT=9000) \
-		$(if $(filter command line,$(origin GUEST_TIMEOUT)),,GUEST_TIMEOUT=7200)
+		$(if $(filter command line,$(origin TIMEOUT)),,TIMEOUT=$(DEBUG_TIMEOUT)) \
+		$(if $(filter command line,$(origin GUEST_TIMEOUT)),,GUEST_TIMEOUT=$(DEBUG_GUEST_TIMEOUT))
 	@qemu/debug-record.sh $(DEBUG_LOGS) $(BUILD)/debug
 
 # The v2 tests' negative control: series-v2 without its DEBUG patch and

@@ -3,9 +3,11 @@
 # qemu/plugins/llc-host.c, a driver that feeds it access streams whose
 # counts are known, must pass every case; each mutant of the model in
 # tests/harness/llc-mutants/ (a sed script: a fill counted as a transfer,
-# no 'all' space, a virtual index, random replacement, no invalidation,
-# an upgrade counted as a transfer, half the sets) must fail the case its
-# "# expect:" line names. KTAP on stdout; exit 1 on a failure.
+# no 'all' space, a virtual index, random replacement, first in first
+# out, no invalidation, an upgrade counted as a transfer, transfers or
+# invalidations charged to the wrong LLC, no eviction count, the second
+# part of a page-crossing access taken as a load, half the sets) must
+# fail the case its "# expect:" line names. KTAP on stdout; exit 1 on a failure.
 #
 #   qemu/model-hosttest.sh BUILD
 set -eu
@@ -43,7 +45,7 @@ result() {	# OK NAME [OUTPUT]
 # the model as it is: every case passes
 ok=0
 if build_one model "$top/qemu/plugins/llc.c"; then
-	"$work/model" >"$work/model.out" 2>&1 && ok=1
+	timeout 120 "$work/model" >"$work/model.out" 2>&1 && ok=1
 else
 	cp "$work/model.cc" "$work/model.out"
 fi
@@ -64,7 +66,7 @@ for m in "${mutants[@]}"; do
 		echo "mutant $name changed nothing in llc.c: the sed script is stale" >"$d/out"
 	elif ! build_one "$name/bin" "$d/llc.c"; then
 		cp "$work/$name/bin.cc" "$d/out"
-	elif "$d/bin" >"$d/out" 2>&1; then
+	elif timeout 120 "$d/bin" >"$d/out" 2>&1; then
 		echo "mutant $name passed every case" >>"$d/out"
 	elif grep -qE "^not ok [0-9]+ $case_\$" "$d/out"; then
 		ok=1

@@ -25,7 +25,7 @@ t2=$(now)
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
 	printf "model-test: host time of the boot %.0f s without the model, %.0f s with it: slowdown %.2fx\n",
 		b - a, c - b, (c - b) / (b - a) }'
-# and on SMT (two LLCs of 4 cores, 8 CPUs): the vCPU to LLC map with
-# siblings, which the guest's shared CPU lists must match
+# and on SMT (two LLCs of 4 cores and 8 CPUs each): the vCPU to LLC map
+# with siblings, which the guest's shared CPU lists must match
 LLC_PLUGIN=$plugin "$top/qemu/boot-test.sh" "$kernel" "$initrd" "$logroot/llc" topology,model 1x2x4x2 ||
 	die "the boot under the model on 1x2x4x2 failed (logs in $logroot/llc)"

@@ -17,7 +17,10 @@
  *
  * The model: each LLC is set-associative with LRU replacement, indexed
  * by the physical line address the plugin API gives (QEMU 7.2: the RAM
- * block's offset plus the offset in it, distinct for every guest line);
+ * block's offset, plus the offset in it, plus the block's region's
+ * address in its container: with -numa memdevs node 1's memory appears at
+ * twice its guest physical address; apart from ROMs probed at boot, a
+ * line of RAM has one such address);
  * every data access of a vCPU (loads and
  * stores, kernel and user; not instruction fetches, not I/O) looks up its
  * LLC. Coherence is MSI-like across LLCs: a store makes the line the

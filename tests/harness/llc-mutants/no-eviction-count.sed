@@ -1,0 +1,3 @@
+# expect: stream_twice_the_llc
+# evictions not counted
+s/^\tcount(c, user, EVICT);$/\t;/
