@@ -85,29 +85,30 @@ for p in $(series_patches "$top/series-v2"); do
 done
 n=$(git -C "$work" rev-list --count base..HEAD)
 
+# first_accepted KIND ID DIR...: the first DIR that qemu/KIND-accept.sh
+# accepts for code ID (its line in rfc-KIND-accept.log); the others' reasons
+# go to stderr. Prints nothing when none is.
+first_accepted() {
+	local kind=$1 id=$2 d
+	shift 2
+	for d; do
+		if "$top/qemu/$kind-accept.sh" "$d" "$id" >"$BUILD/rfc-$kind-accept.log" 2>&1; then
+			echo "$d"
+			return
+		fi
+		sed "s|$top/||g; s/^/  /" "$BUILD/rfc-$kind-accept.log" >&2
+	done
+}
+
 # ---- the bench that goes into the cover letter: one of this very code
 # (qemu/identity.sh) whose checks all passed; the last make bench, or the
 # one recorded in series-v2/bench/
 id=$("$top/qemu/identity.sh" "$work")
-bench=
-for d in "$BUILD/bench" "$top/series-v2/bench"; do
-	if "$top/qemu/bench-accept.sh" "$d" "$id" >"$BUILD/rfc-bench-accept.log" 2>&1; then
-		bench=$d
-		break
-	fi
-	sed "s|$top/||g; s/^/  /" "$BUILD/rfc-bench-accept.log" >&2
-done
+bench=$(first_accepted bench "$id" "$BUILD/bench" "$top/series-v2/bench")
 [ -n "$bench" ] || die "no make bench results of this series ($id) whose checks passed: run 'make bench'"
 # ---- the sanitizers: a passing boot of this very code on the debug kernel
 # (make debug-check), here or recorded in series-v2/debug/
-debug=
-for d in "$BUILD/debug" "$top/series-v2/debug"; do
-	if "$top/qemu/debug-accept.sh" "$d" "$id" >"$BUILD/rfc-debug-accept.log" 2>&1; then
-		debug=$d
-		break
-	fi
-	sed "s|$top/||g; s/^/  /" "$BUILD/rfc-debug-accept.log" >&2
-done
+debug=$(first_accepted debug "$id" "$BUILD/debug" "$top/series-v2/debug")
 [ -n "$debug" ] || die "no passing debug-kernel run (KASAN, UBSAN, kmemleak, lockdep) of this series ($id): run 'make debug-check'"
 say "$(sed "s|$top/||" "$BUILD/rfc-debug-accept.log")"
 [ "$(cat "$BUILD/check-results/v2/identity")" = "$id" ] ||
