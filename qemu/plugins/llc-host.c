@@ -263,12 +263,41 @@ static void report(const char *name)
 #define UVA(x)	(0x10000000ULL + (x))			/* user addresses */
 #define KVA(x)	(0xffff888000000000ULL + (x))		/* the kernel's */
 
+/* N handoffs of the line at @va between vCPUs @a and @b: a load, then a
+ * store, by each in turn */
+static void handoffs(uint64_t va, unsigned int a, unsigned int b)
+{
+	begin();
+	for (uint64_t i = 0; i < N; i++) {
+		ld(i % 2 ? b : a, va);
+		st(i % 2 ? b : a, va);
+	}
+}
+
+/* an array of @bytes at @va on scattered frames, written once by vCPU 0,
+ * then read one byte a line three times: the reads' misses (the case
+ * begins after the writing pass) */
+static uint64_t stream(uint64_t va, uint64_t bytes, uint64_t *reads)
+{
+	uint64_t lines = bytes / line;
+
+	map(va, bytes, true);
+	for (uint64_t l = 0; l < lines; l++)
+		st(0, va + l * line);
+	begin();
+	for (int pass = 0; pass < 3; pass++)
+		for (uint64_t l = 0; l < lines; l++)
+			ld(0, va + l * line);
+	*reads = 3 * lines;
+	return delta(USER, MISS);
+}
+
 int main(void)
 {
 	char a0[] = "map=0:0:0:0:1:1:1:1:2:2:2:2:3:3:3:3", a1[] = "out=/dev/null";
 	char *argv[] = { a0, a1 };
 	qemu_info_t info = { .system_emulation = true };
-	uint64_t lines, l, m, stride;
+	uint64_t m, reads, stride;
 
 	info.system.max_vcpus = info.system.smp_vcpus = 16;
 	if (qemu_plugin_install(1, &info, 2, argv))
@@ -279,11 +308,7 @@ int main(void)
 	 * other's store is one transfer (in for the loader's LLC, out for the
 	 * other), each store after it an invalidation of the other's copy */
 	map(UVA(0), PAGE, false);
-	begin();
-	for (uint64_t i = 0; i < N; i++) {
-		ld(i % 2 ? 4 : 0, UVA(64));
-		st(i % 2 ? 4 : 0, UVA(64));
-	}
+	handoffs(UVA(64), 0, 4);
 	exact(2 * N, N, N - 1, N - 1, 1, 0, N - 1);
 	want_llc(0, XIN, N / 2 - 1);	/* LLC 0 loads N/2 times, the first a fill */
 	want_llc(1, XIN, N / 2);
@@ -294,21 +319,13 @@ int main(void)
 	report("transfers_between_llcs");
 
 	/* the same within one LLC: one fill, nothing else */
-	begin();
-	for (uint64_t i = 0; i < N; i++) {
-		ld(i % 2, UVA(128));
-		st(i % 2, UVA(128));
-	}
+	handoffs(UVA(128), 0, 1);
 	exact(2 * N, 1, 0, 0, 1, 0, 0);
 	report("transfers_within_llc");
 
 	/* the kernel's accesses count in 'all' only */
 	map(KVA(0), PAGE, false);
-	begin();
-	for (uint64_t i = 0; i < N; i++) {
-		ld(i % 2 ? 4 : 0, KVA(64));
-		st(i % 2 ? 4 : 0, KVA(64));
-	}
+	handoffs(KVA(64), 0, 4);
 	{
 		const uint64_t v[NR_COUNTS] = { 2 * N, N, N - 1, N - 1, 1, 0, N - 1 };
 
@@ -407,37 +424,20 @@ int main(void)
 	report("unplaced_accesses_left_out");
 
 	/* last: these fill LLC 0, so that cases after them would evict */
-	/* an array twice the LLC on scattered frames, written once, read one
-	 * byte a line three times by one vCPU: LRU misses nearly every read
-	 * (sets fill unevenly), every miss fills from memory and evicts a
-	 * line, none transfers */
-	lines = 2 * size / line;
-	map(UVA(4ULL << 30), 2 * size, true);
-	for (l = 0; l < lines; l++)
-		st(0, UVA((4ULL << 30) + l * line));
-	begin();
-	for (int pass = 0; pass < 3; pass++)
-		for (l = 0; l < lines; l++)
-			ld(0, UVA((4ULL << 30) + l * line));
-	m = delta(USER, MISS);
-	exact(3 * lines, m, 0, 0, m, m, 0);
-	check("user misses", m, 3 * lines * 99 / 100, 3 * lines);
-	printf("    # twice the LLC: %" PRIu64 " misses of %" PRIu64 " reads\n", m, 3 * lines);
+	/* an array twice the LLC on scattered frames, read three times by
+	 * one vCPU: LRU misses nearly every read (sets fill unevenly), every
+	 * miss fills from memory and evicts a line, none transfers */
+	m = stream(UVA(4ULL << 30), 2 * size, &reads);
+	exact(reads, m, 0, 0, m, m, 0);
+	check("user misses", m, reads * 99 / 100, reads);
+	printf("    # twice the LLC: %" PRIu64 " misses of %" PRIu64 " reads\n", m, reads);
 	report("stream_twice_the_llc");
 
 	/* half the LLC, scattered: after the writing pass nearly all hits */
-	lines = size / 2 / line;
-	map(UVA(8ULL << 30), size / 2, true);
-	for (l = 0; l < lines; l++)
-		st(0, UVA((8ULL << 30) + l * line));
-	begin();
-	for (int pass = 0; pass < 3; pass++)
-		for (l = 0; l < lines; l++)
-			ld(0, UVA((8ULL << 30) + l * line));
-	m = delta(USER, MISS);
-	exact(3 * lines, m, 0, 0, m, m, 0);
-	check("user misses", m, 0, 3 * lines / 100);
-	printf("    # half the LLC: %" PRIu64 " misses of %" PRIu64 " reads\n", m, 3 * lines);
+	m = stream(UVA(8ULL << 30), size / 2, &reads);
+	exact(reads, m, 0, 0, m, m, 0);
+	check("user misses", m, 0, reads / 100);
+	printf("    # half the LLC: %" PRIu64 " misses of %" PRIu64 " reads\n", m, reads);
 	report("stream_half_the_llc");
 
 	printf("# llc-host: %d passed, %d failed\n", ncase - nfailed, nfailed);
