@@ -6,6 +6,9 @@
 # Host-only cases feed fixture logs to qemu/verdict.sh; boot cases run the
 # real kernel with a deliberately broken guest. Prints KTAP.
 set -eu
+# Read whole before it runs (the braces, closed after the final exit):
+# editing this file while a run is going cannot change that run.
+{
 
 kernel=$1 build=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -436,3 +439,5 @@ if [ "$n" != "$plan" ]; then
 fi
 echo "selftest: $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
+exit
+}
