@@ -21,6 +21,10 @@ out=$(cd "$out" && pwd)
 # (a clean clone running make sweep BUILD=...) reuses that folder's
 # cache instead of starting a cold one under its own build/
 build=$(dirname "$out")
+# one kernel build at a time on this machine's cores: a second one waits
+# for the first (the lock is released when this script exits)
+exec 9>"$build/.kernel.lock"
+flock -n 9 || { echo "kernel: waiting for another kernel build to finish ($build/.kernel.lock)" >&2; flock 9; }
 : "${CCACHE_DIR:=$build/ccache}"
 export CCACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_BASEDIR=$build
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' KBUILD_BUILD_USER=cas KBUILD_BUILD_HOST=qemu
