@@ -1,7 +1,9 @@
 #!/bin/bash
 # Self-test of our Coccinelle rules: each cocci/RULE.cocci must report on
-# cocci/tests/RULE-bad.c at least once and stay quiet
-# on cocci/tests/RULE-good.c. A rule without both examples fails.
+# cocci/tests/RULE-bad.c exactly the lines marked "/* REPORTED */" (each
+# marked line at least once, no other line) and stay quiet on
+# cocci/tests/RULE-good.c. A rule without both examples, or a bad example
+# without a marked line, fails.
 #
 #   checks/cocci-selftest.sh
 set -eu
@@ -23,10 +25,21 @@ for rule in "$top"/cocci/*.cocci; do
 		got=$("$top/checks/spatch-one.sh" "$top/cocci/tests" "$rule" "$r-$kind.c" \
 			--macro-file "$top/cocci/macros.h") || { fail=$((fail + 1)); continue; }
 		c=$(printf '%s' "$got" | grep -c . || true)
-		if [ $kind = bad ] && [ "$c" = 0 ]; then
-			echo "FAIL cocci/$r.cocci: silent on its bad example tests/$r-bad.c"
-			fail=$((fail + 1))
-		elif [ $kind = good ] && [ "$c" != 0 ]; then
+		if [ $kind = bad ]; then
+			want=$(grep -n '/\* REPORTED \*/' "$t" | cut -d: -f1 | sort -nu | tr '\n' ' ')
+			saw=$(printf '%s\n' "$got" | sed -n 's/^[^:]*:\([0-9]*\):.*/\1/p' | sort -nu | tr '\n' ' ')
+			want=${want% } saw=${saw% }
+			if [ -z "$want" ]; then
+				echo "FAIL cocci/$r.cocci: tests/$r-bad.c marks no line /* REPORTED */"
+				fail=$((fail + 1))
+			elif [ "$want" != "$saw" ]; then
+				echo "FAIL cocci/$r.cocci: on tests/$r-bad.c reported line(s) ${saw:-none}, marked $want"
+				printf '%s\n' "$got" | sed 's/^/    /'
+				fail=$((fail + 1))
+			else
+				echo "ok cocci/$r.cocci: $c report(s) on tests/$r-bad.c, at its marked line(s) $want"
+			fi
+		elif [ "$c" != 0 ]; then
 			echo "FAIL cocci/$r.cocci: reports on its good example:"
 			printf '%s\n' "$got" | sed 's/^/    /'
 			fail=$((fail + 1))

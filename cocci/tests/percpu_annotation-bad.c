@@ -1,7 +1,7 @@
 // Must be reported: per-CPU pointers without __percpu (v1 mm_types.h, fair.c).
 static inline int mm_alloc_sched_noprof(struct mm_struct *mm)
 {
-	struct mm_sched *pcpu_sched = alloc_percpu_noprof(struct mm_sched);
+	struct mm_sched *pcpu_sched = alloc_percpu_noprof(struct mm_sched); /* REPORTED */
 
 	if (!pcpu_sched)
 		return -ENOMEM;
@@ -9,7 +9,7 @@ static inline int mm_alloc_sched_noprof(struct mm_struct *mm)
 	return 0;
 }
 
-void mm_init_sched(struct mm_struct *mm, struct mm_sched *_pcpu_sched)
+void mm_init_sched(struct mm_struct *mm, struct mm_sched *_pcpu_sched) /* REPORTED */
 {
 	int i;
 
@@ -19,7 +19,7 @@ void mm_init_sched(struct mm_struct *mm, struct mm_sched *_pcpu_sched)
 
 static int other(void)
 {
-	struct mm_sched *s;
+	struct mm_sched *s; /* REPORTED */
 
 	s = alloc_percpu(struct mm_sched);
 	return s != NULL;

@@ -2,7 +2,7 @@
 // (v1: account_mm_sched() from update_curr_task(), task_tick_cache() from
 // task_tick_fair()).
 #ifdef CONFIG_SCHED_CACHE
-static void account_mm_sched(struct rq *rq, struct task_struct *p, s64 delta_exec)
+static void account_mm_sched(struct rq *rq, struct task_struct *p, s64 delta_exec) /* REPORTED */
 {
 	struct mm_struct *mm = p->mm;
 
@@ -11,7 +11,7 @@ static void account_mm_sched(struct rq *rq, struct task_struct *p, s64 delta_exe
 	per_cpu_ptr(mm->pcpu_sched, cpu_of(rq))->runtime += delta_exec;
 }
 
-static void task_tick_cache(struct rq *rq, struct task_struct *p)
+static void task_tick_cache(struct rq *rq, struct task_struct *p) /* REPORTED */
 {
 	struct mm_struct *mm = p->mm;
 
