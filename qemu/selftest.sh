@@ -16,10 +16,10 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-# by section: clean + splats, fixtures 9, noted 1, taint 3, expectations 15,
+# by section: clean + splats, splat sources 2, fixtures 9, noted 1, taint 3, expectations 15,
 # nofeature 3, bench acceptance 7, debug record 5, table 2, checks 9, sweep 5, model 9,
 # help 3, catalogue 1, extra.awk 5, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 9 + 1 + 3 + 15 + 3 + 7 + 5 + 2 + 9 + 5 + 9 + 3 + 1 + 5 + 9 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 9 + 1 + 3 + 15 + 3 + 7 + 5 + 2 + 9 + 5 + 9 + 3 + 1 + 5 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -73,6 +73,13 @@ while IFS= read -r line; do
 	printf '%s\n' "$line" >>"$d/console.log"
 	expect FAIL "fixture-splat: ${line#*] }" "$d" 0 "$line"
 done <"$fx/splats.txt"
+# every pattern the verdict knows is a message the base kernel prints
+# (qemu/splats-source.sh), and a pattern with a typo is found out
+rc=PASS; "$top/qemu/splats-source.sh" "$build/linux-base" >"$work/splats-source.out" 2>&1 || rc=FAIL
+judge PASS "$rc" splat-patterns-in-kernel-source "$work/splats-source.out"
+printf 'sched: RT throtling activated\n' >"$work/splats-typo.txt"
+rc=PASS; "$top/qemu/splats-source.sh" "$build/linux-base" "$work/splats-typo.txt" >"$work/splats-typo.out" 2>&1 || rc=FAIL
+judge FAIL "$rc" splat-pattern-typo-found "$work/splats-typo.out" "DEAD: splats-typo.txt"
 # what TCG makes routine is reported, not failed
 d=$(fixture noted)
 echo '[   64.603076] hrtimer: interrupt took 12922230 ns' >>"$d/console.log"
