@@ -4,8 +4,12 @@
 #   qemu/identity.sh TREE
 #
 # Prints 12 hex digits: the SHA-1 of the tree's tracked files' difference
-# from the Debian tarball (tag 'tarball'), committed or not, so the base
-# fixes and the series count and changelog text does not. The same code
+# from the Debian tarball (tag 'tarball'), committed or not, followed by
+# the name and content hash of each untracked file git does not ignore (a
+# new source file not yet added builds into the kernel too; the harness's
+# own stamps at the top, .series-stamp and .check-*, are not code), so the
+# base fixes and the series count and changelog text does not. With no
+# untracked file the identity is the diff's alone, as before. The same code
 # gives the same identity however it got there: git am of series-v2 on a
 # fresh base (make tree, make rfc) or a development branch. qemu/kernel.sh
 # builds it into the kernel's release string ("6.12.118-cas-<identity>"),
@@ -20,7 +24,14 @@ git -C "$tree" rev-parse -q --verify 'tarball^{commit}' >/dev/null ||
 # The diff's every format option is pinned: a user's git settings (prefixes,
 # algorithm, renames, context, order) must not change it
 set -o pipefail
+{
 git -C "$tree" -c core.quotePath=true -c diff.noprefix=false -c diff.mnemonicPrefix=false \
 	-c diff.relative=false diff --binary --full-index --no-ext-diff --no-textconv --no-color \
 	--no-renames --diff-algorithm=myers -U3 --inter-hunk-context=0 --src-prefix=a/ \
-	--dst-prefix=b/ -O/dev/null tarball -- . | sha1sum | cut -c1-12
+	--dst-prefix=b/ -O/dev/null tarball -- .
+git -C "$tree" -c core.quotePath=true ls-files -o --exclude-standard -- . \
+	':(exclude,top).series-stamp' ':(exclude,top).check-*' | LC_ALL=C sort |
+	while IFS= read -r f; do
+		printf 'untracked %s %s\n' "$f" "$(git -C "$tree" hash-object -- "$f")"
+	done
+} | sha1sum | cut -c1-12

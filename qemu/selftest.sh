@@ -16,10 +16,10 @@ fx=$top/tests/harness
 work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
-# by section: clean + splats, splat sources 2, fixtures 9, noted 1, taint 3, expectations 15,
+# by section: clean + splats, splat sources 2, identity 2, fixtures 9, noted 1, taint 3, expectations 15,
 # nofeature 3, bench acceptance 7, debug record 5, table 2, checks 9, sweep 5, model 9,
 # help 3, catalogue 1, extra.awk 5, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 9 + 1 + 3 + 15 + 3 + 7 + 5 + 2 + 9 + 5 + 9 + 3 + 1 + 5 + 9 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 7 + 5 + 2 + 9 + 5 + 9 + 3 + 1 + 5 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -80,6 +80,23 @@ judge PASS "$rc" splat-patterns-in-kernel-source "$work/splats-source.out"
 printf 'sched: RT throtling activated\n' >"$work/splats-typo.txt"
 rc=PASS; "$top/qemu/splats-source.sh" "$build/linux-base" "$work/splats-typo.txt" >"$work/splats-typo.out" 2>&1 || rc=FAIL
 judge FAIL "$rc" splat-pattern-typo-found "$work/splats-typo.out" "DEAD: splats-typo.txt"
+# the code's identity (qemu/identity.sh) on a small repository with the
+# tag it diffs from: an untracked source file changes it, the harness's
+# .series-stamp does not
+r=$work/identity; rm -rf "$r"; mkdir -p "$r/kernel"
+echo 'int a;' >"$r/kernel/a.c"
+git -C "$r" init -q && git -C "$r" add . &&
+	git -C "$r" -c user.name=selftest -c user.email=selftest@localhost commit -qm base &&
+	git -C "$r" tag tarball
+echo 'int a = 1;' >"$r/kernel/a.c"
+id0=$("$top/qemu/identity.sh" "$r")
+echo stamp >"$r/.series-stamp"
+id1=$("$top/qemu/identity.sh" "$r")
+echo 'int b;' >"$r/kernel/b.c"
+id2=$("$top/qemu/identity.sh" "$r")
+echo "identities: changed $id0, with a stamp $id1, with an untracked kernel/b.c $id2" >"$work/identity.out"
+judge PASS "$([ "$id0" = "$id1" ] && echo PASS || echo FAIL)" identity-ignores-stamp "$work/identity.out"
+judge PASS "$([ "$id1" != "$id2" ] && echo PASS || echo FAIL)" identity-sees-untracked-file "$work/identity.out"
 # what TCG makes routine is reported, not failed
 d=$(fixture noted)
 echo '[   64.603076] hrtimer: interrupt took 12922230 ns' >>"$d/console.log"
