@@ -12,7 +12,7 @@
 # untracked file the identity is the diff's alone, as before. The same code
 # gives the same identity however it got there: git am of series-v2 on a
 # fresh base (make tree, make rfc) or a development branch. qemu/kernel.sh
-# builds it into the kernel's release string ("6.12.118-cas-<identity>"),
+# builds it into the kernel's release string ("6.12.118-cfg<config>-cas-<identity>"),
 # which the guest prints in the first lines of its results.
 set -eu
 

@@ -62,10 +62,15 @@ if [ "$(cat "$out/.fragment-stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.c
 	fi
 	echo "$want" >"$out/.fragment-stamp"
 fi
-# The code's identity in the release string, "6.12.118-cas-<identity>"
-# (qemu/identity.sh): Kbuild appends the object folder's localversion*
-# files; rewritten only when it changes, so a rebuild does not relink
-lv=-cas-$("$top/qemu/identity.sh" "$src")
+# The configuration and the code in the release string,
+# "6.12.118-cfg<config>-cas-<identity>": <config> is 6 hex digits of the
+# hash of the .config's settings (so CONFIG=base, nofeature and debug
+# builds of one code differ by name, not by the host's word), <identity>
+# the code's (qemu/identity.sh), last, where every reader takes it from
+# (${release##*-cas-}). Kbuild appends the object folder's localversion*
+# files; rewritten only when it changes, so a rebuild does not relink.
+cfg=$(grep '^CONFIG_' "$out/.config" | sha1sum | cut -c1-6)
+lv=-cfg$cfg-cas-$("$top/qemu/identity.sh" "$src")
 [ "$(cat "$out/localversion-cas" 2>/dev/null)" = "$lv" ] || echo "$lv" >"$out/localversion-cas"
 kmake bzImage
 echo "kernel: $out/arch/x86/boot/bzImage ($(cat "$out/include/config/kernel.release"))"
