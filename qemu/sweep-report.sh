@@ -8,10 +8,13 @@
 #                 burst length, threads by duty, the worst boot's value
 #   checks.tap    one TAP line per cell; exit 1 when one fails
 #
-#   qemu/sweep-report.sh SWEEP_DIR
+#   qemu/sweep-report.sh SWEEP_DIR [verdict]
+#
+# "verdict": results.tsv, cells.tsv and checks.tap only (no heatmaps, no
+# summary; qemu/sweep-accept.sh judging stored figures again), exit 0.
 set -eu
 
-out=$1
+out=$1 only=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { printf 'sweep: error: %s\n' "$*" >&2; exit 2; }
 [ -s "$out/raw.tsv" ] || die "no $out/raw.tsv (run 'make sweep')"
@@ -38,16 +41,18 @@ sort -t"$tab" -k1,1 -k3,3 -k4,4 -k5,5g "$out/raw.tsv" |
 		}
 		cnt = bad = 0
 	}
-	!($4 in ok) { next }
+	!($4 in ok) && $4 !~ /^llc_moves_seen_w[0-9]+$/ { next }
 	{ k = $1 "\t" $3 "\t" $4; if (k != key) { flush(); key = k; met = $4 } }
 	$5 == "invalid" { bad++; next }
 	{ v[++cnt] = $5 }
 	END { flush() }' >>"$out/results.tsv"
 
 # ---- cells.tsv and checks.tap
-printf 'workload\tT\tD\tB\tmig_none\tmig_v2\tmig_bound\toncpu_none\toncpu_v2\toncpu_bound\tpref_pct_max\tshare_pref_min\tboots_none\tboots_v2\tverdict\tnear\n' \
+printf 'workload\tT\tD\tB\tmig_none\tmig_v2\tmig_bound\toncpu_none\toncpu_v2\toncpu_bound\tpref_pct_max\tshare_pref_min\tclaimed\tpref_pct_min\tshare_min\tpref_changes_max\tmoving_windows_max\tboots_none\tboots_v2\tverdict\tnear\n' \
 	>"$out/cells.tsv"
-awk -F'\t' -v duties="$DUTIES" -v bursts="$BURSTS" -f "$top/qemu/sweep-judge.awk" \
+IFS=x read -r _ _ cores smt <<<"$TOPOLOGY"
+awk -F'\t' -v duties="$DUTIES" -v bursts="$BURSTS" -v llc_cpus=$((cores * ${smt:-1})) \
+	-v llc_cores="$cores" -v secs="$SECS" -f "$top/qemu/sweep-judge.awk" \
 	"$out/raw.tsv" >>"$out/cells.tsv"
 n=$(($(wc -l <"$out/cells.tsv") - 1))
 [ "$n" -gt 0 ] || die "no cell in $out/raw.tsv"
@@ -55,17 +60,20 @@ awk -F'\t' -v n="$n" -v topo="$TOPOLOGY" '
 	BEGIN { print "TAP version 13"; print "1.." n }
 	NR == 1 { next }
 	{
-		what = sprintf("%s on %s: migrations/s v2 %s <= %s (none %s); per-thread on-CPU %% v2 %s >= %s; top-LLC share with a preference %s; boots none %s, v2 %s",
-			$1, topo, $6, $7, $5, $9, $10, $12 < 0 ? "n/a" : $12 ">= 90", $13, $14)
-		if ($15 == "ok")
+		what = sprintf("%s on %s: migrations/s v2 %s <= %s (none %s); per-thread on-CPU %% v2 %s >= %s; top-LLC share with a preference %s; %s; preference changes in a boot %s <= 1; windows with moves in a gathering boot %s; boots none %s, v2 %s",
+			$1, topo, $6, $7, $5, $9, $10, $12 < 0 ? "n/a" : $12 ">= 90",
+			$13 == 1 ? "claimed: lowest preference " $14 "% >= 90, share " $15 "% >= 90" : "not claimed",
+			$16, $17 < 0 ? "n/a" : $17 " <= 1 + changes", $18, $19)
+		if ($20 == "ok")
 			printf "ok %d - %s\n", NR - 1, what
 		else {
 			printf "not ok %d - %s\n", NR - 1, what
-			printf "# failed: %s\n", $15
+			printf "# failed: %s\n", $20
 			fails++
 		}
 	}
 	END { printf "# %d of %d cells failed\n", fails, n }' "$out/cells.tsv" >"$out/checks.tap"
+[ "$only" != verdict ] || exit 0
 
 # ---- heatmaps: threads (y) by duty (x), a panel per burst length; D 100
 # never sleeps and ran with the first burst length: drawn in every panel

@@ -9,8 +9,11 @@
 #
 #   qemu/sweep.sh BUILD TOPOLOGY BOOTS
 #
-# Writes BUILD/sweep/TOPOLOGY/: raw.tsv (kernel boot workload metric value),
-# then qemu/sweep-report.sh's results.tsv, heatmaps and checks.tap, and
+# Writes BUILD/sweep/TOPOLOGY/: raw.tsv (kernel boot workload metric value:
+# cas-bench's figures, and llc_moves_seen_w0, w1, ...: the threads its
+# placement samples, every 100 ms, saw in another LLC than at the sample
+# before, in each 2 s window of the measured seconds), then
+# qemu/sweep-report.sh's results.tsv, heatmaps and checks.tap, and
 # run.env (what was measured: kernels, commit, grid, time taken).
 set -eu
 
@@ -26,6 +29,7 @@ BURSTS="1 2 4"
 die() { printf 'sweep: error: %s\n' "$*" >&2; exit 2; }
 
 case $boots in ''|*[!0-9]*|0) die "BOOTS=$boots: give a positive number of boots" ;; esac
+case $SECS in ''|*[!0-9]*|0) die "SWEEP_SECS=$SECS: give a positive whole number of seconds" ;; esac
 "$top/qemu/topology.sh" "$topo" 1 >/dev/null || exit 2
 [ -x "$b/bench-guest/cas-bench" ] || die "no $b/bench-guest/cas-bench (make sweep builds it)"
 for s in $KERNELS; do
@@ -63,7 +67,7 @@ round() {
 set -e
 sleep 5
 while read -r t d b; do
-	./cas-bench sweep-\$t-\$d-\$b $SECS
+	./cas-bench sweep-\$t-\$d-\$b $SECS occ
 done </extra/cells
 EOS
 	chmod +x "$out/round-$r/extra/run"
@@ -83,8 +87,8 @@ EOS
 		wait "${pids[$i]}" ||
 			die "the $s boot $r failed: see $out/round-$r/boot-$s.log and $out/round-$r/logs/$s/$topo"
 		tr -d '\r' <"$out/round-$r/logs/$s/$topo/results.log" |
-			awk -v k="$s" -v r="$r" '$1 == "metric" && $2 ~ /^sweep-/ {
-				printf "%s\t%s\t%s\t%s\t%s\n", k, r, $2, $3, $4 }' >>"$out/raw.tsv"
+			awk -v k="$s" -v r="$r" -v nwin=$(( (SECS + 1) / 2 )) -f "$top/qemu/sweep-raw.awk" \
+			>>"$out/raw.tsv"
 		provenance_release "$out/round-$r/logs/$s/$topo/results.log" "$s" >"$out/release-$s"
 	done
 }
@@ -93,7 +97,7 @@ start=$(date +%s)
 : >"$out/raw.tsv"
 round 1
 for r in $(seq 2 "$boots"); do
-	"$top/qemu/sweep-edges.sh" "$out/raw.tsv" "$out/cells-1" >"$out/cells-$r"
+	"$top/qemu/sweep-edges.sh" "$out/raw.tsv" "$out/cells-1" "$topo" "$SECS" >"$out/cells-$r"
 	[ -s "$out/cells-$r" ] || { echo "sweep: no cell near an edge: one boot is enough"; break; }
 	round "$r"
 done
