@@ -111,6 +111,15 @@ bench=$(first_accepted bench "$id" "$BUILD/bench" "$top/series-v2/bench")
 debug=$(first_accepted debug "$id" "$BUILD/debug" "$top/series-v2/debug")
 [ -n "$debug" ] || die "no passing debug-kernel run (KASAN, UBSAN, kmemleak, lockdep) of this series ($id): run 'make debug-check'"
 say "$(sed "s|$top/||" "$BUILD/rfc-debug-accept.log")"
+# ---- the load sweep, on each topology make sweep runs by default (the
+# Makefile's SWEEP_TOPOLOGIES): one of this very code, whole, that today's
+# judge passes in every cell, here or recorded in series-v2/sweep/
+for t in 2x2x4 1x4x2; do
+	sweep=$(first_accepted sweep "$id" "$BUILD/sweep/$t" "$top/series-v2/sweep/$t")
+	[ -n "$sweep" ] ||
+		die "no make sweep results on $t of this series ($id) that pass today's judge: run 'make sweep TOPOLOGY=$t'"
+	say "$(sed "s|$top/||" "$BUILD/rfc-sweep-accept.log")"
+done
 [ "$(cat "$BUILD/check-results/v2/identity")" = "$id" ] ||
 	die "make check's results are of code $(cat "$BUILD/check-results/v2/identity"), the series is $id: run 'make check SERIES=v2'"
 say "bench results from ${bench#"$top"/}/results.tsv (v2 $id)"
