@@ -1,7 +1,13 @@
 #!/bin/bash
 # The side-by-side table of a make bench results.tsv (for the cover letter).
 #
-#   qemu/bench-table.sh RESULTS.tsv RUN.env
+#   qemu/bench-table.sh RESULTS.tsv RUN.env [CHECKS.tap]
+#
+# With CHECKS.tap (qemu/bench-checks.sh's verdict), a last line counts the
+# checks by kind, each kind's control beside it: a feature check has one
+# (the unpatched kernel must fail it); a no-regression check and a v2-only
+# one have none that could fail (n/a), and a control that could not fail
+# (no spread in the unpatched runs) is counted n/a, not passed.
 #
 # RUN.env (written by qemu/bench.sh) gives TOPOLOGY, RUNS, SECS, CAVEAT and
 # the release each kernel's guest reported (KERNEL_none, KERNEL_v1, ...).
@@ -11,10 +17,11 @@
 # error, so a renamed metric cannot drop out of the cover letter unseen.
 set -eu
 
-res=$1 env=$2
+res=$1 env=$2 tap=${3:-}
 die() { printf 'bench-table: error: %s\n' "$*" >&2; exit 2; }
 [ -s "$res" ] || die "no $res (run 'make bench')"
 [ -s "$env" ] || die "no $env (run 'make bench')"
+[ -z "$tap" ] || [ -s "$tap" ] || die "no $tap (the bench's checks)"
 # shellcheck disable=SC1090
 . "$env"
 head -1 "$res" | grep -qx "$(printf 'kernel\tworkload\tmetric\tmedian\tmin\tmax')" ||
@@ -50,3 +57,23 @@ for w in fit ring saturate pair stream latency hackbench-1 hackbench-N; do
 done
 echo
 echo "-: not applicable (no preference or scan exists on that kernel)"
+[ -n "$tap" ] || exit 0
+# ok|not ok N KIND WORKLOAD: ... [# SKIP ...]
+awk '
+	/^(not )?ok [0-9]+ / {
+		k = $1 == "not" ? $4 : $3; n[k]++
+		if (/# SKIP/) skip[k]++
+		else if ($1 == "ok") pass[k]++
+	}
+	function kind(k, name) {
+		return sprintf("%s: %d (%d passed%s)", name, n[k], pass[k], skip[k] ? sprintf(", %d skipped", skip[k]) : "")
+	}
+	END {
+		all = n["feature"] + n["noregress"] + n["v2"]
+		ok = pass["feature"] + pass["noregress"] + pass["v2"]
+		printf "\nmake bench'"'"'s checks (tests/bench/checks.tsv): %d of %d passed; %s, %s, %s\n", ok, all,
+			kind("feature", "feature"), kind("noregress", "no-regression"), kind("v2", "v2-only")
+		printf "controls (the unpatched kernel must fail the check): feature %d of %d passed", pass["control"], n["feature"]
+		if (skip["control"]) printf ", %d n/a (the unpatched runs do not differ: the control cannot fail)", skip["control"]
+		printf "; no-regression n/a, v2-only n/a (no control that could fail)\n"
+	}' "$tap"

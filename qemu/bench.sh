@@ -3,12 +3,15 @@
 # run tests/bench/cas-bench's workloads RUNS times in each boot; then boot
 # each once more under the cache model (qemu/plugins/llc.c; BENCH_MODEL=0
 # leaves it out) for fit, ring, pair, stream and hackbench-1 RUNS times,
-# each workload's measured seconds a window of the model; and write
+# each workload's measured seconds a window of the model; boot each kernel
+# LAT_BOOTS - 1 more times (default 3 boots in all) for the latency
+# workload alone, whose p99 is judged by boot medians; and write
 #   BUILD/bench/results.tsv    kernel workload metric median min max
 #   BUILD/bench/table.txt      the same, side by side, for the cover letter
 #   BUILD/bench/occupancy.png  threads per LLC over time, fit and saturate
 #   BUILD/bench/run.env        topology, runs, seconds, the project commit, the
 #                              kernels measured (release and code identity),
+#                              the bench's own code hashed (qemu/bench-code.sh),
 #                              the kernel command line added (no KUnit suite
 #                              runs), the caveat, and CHECKS=passed|failed
 #   BUILD/bench/checks.tap     the checks below
@@ -24,13 +27,18 @@ SECS=${SECS:-10}
 # the modeled boots' measured seconds: the model slows the host down
 MODEL_SECS=${MODEL_SECS:-5}
 SETTLE=${SETTLE:-10}
+# boots of each kernel whose latency p99 is judged (the plain boot is the
+# first): one boot's p99 swings more between boots than between its runs
+LAT_BOOTS=${LAT_BOOTS:-3}
 KERNELS="none v1 v2"
 # The metric names results.tsv may carry (the issue's list)
 METRICS="top_llc_share_pct llc_migrations_per_s lb_llc_migrations_per_s
 wakeup_llc_migrations_per_s pref_llc_changes_per_s scans_per_mm_per_s oncpu_pct
 runq_wait_pct ops_per_s p50_us p90_us p99_us time_s distinct_pref_llcs scan_cpu_pct
-scan_us scan_max_us
-llc_misses_per_kop llc_transfers_per_s mem_fills_per_s"
+scan_us scan_max_us proc_top_llc_share_pct apart_llc_share_pct pref_is_top_llc p99_boot_us
+llc_misses_per_kacc llc_transfers_per_s mem_fills_per_s
+user_llc_misses_per_kacc user_llc_transfers_per_s user_mem_fills_per_s
+top_llc_share_pct-llc apart_llc_share_pct-llc"
 MODELED="fit ring pair stream hackbench-1"
 CAVEAT="QEMU TCG models no cache: placement and overhead figures come from plain boots; the llc_* and mem_fills figures from boots under our cache model (qemu/plugins/llc.c: one shared LRU cache per LLC with the geometry the guest reports, MSI-like coherence between LLCs, data accesses only: no private L1/L2, no prefetch, no bandwidth limit, no timing effect of a miss). Under TCG operations per second are bound by the host."
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 2; }
@@ -41,6 +49,7 @@ die() { printf 'bench: error: %s\n' "$*" >&2; exit 2; }
 append="kunit.enable=0${APPEND:+ $APPEND}"
 
 case $runs in ''|*[!0-9]*|0) die "RUNS=$runs: give a positive number of runs" ;; esac
+case $LAT_BOOTS in ''|*[!0-9]*|0) die "LAT_BOOTS=$LAT_BOOTS: give a positive number of boots" ;; esac
 [ -x "$b/bench-guest/cas-bench" ] || die "no $b/bench-guest/cas-bench (make bench builds it)"
 for s in $KERNELS; do
 	[ -f "$b/out-$s/arch/x86/boot/bzImage" ] || die "no kernel for SERIES=$s: run 'make kernel SERIES=$s'"
@@ -53,6 +62,7 @@ model=${BENCH_MODEL:-1}
 # the checkout as it is now, when the bench's programs were just built
 . "$top/qemu/provenance.sh"
 commit=$(provenance_commit "$top")
+code=$("$top/qemu/bench-code.sh" "$top")
 
 rm -rf "$out"
 mkdir -p "$out/extra/lib" "$out/empty"
@@ -108,6 +118,21 @@ while [ \$r -le $runs ]; do
 done
 EOS
 "$top/qemu/initramfs.sh" "$out/initramfs-llc.cpio.gz" "$out/empty" "$out/extra-llc"
+# The latency boots: the same programs, latency alone, as the plain boot
+# runs it
+cp -r "$out/extra" "$out/extra-lat"
+cat >"$out/extra-lat/run" <<EOS
+#!/bin/sh
+set -e
+. /extra/setup
+r=1
+while [ \$r -le $runs ]; do
+	echo "# run \$r of $runs (latency alone)"
+	./cas-bench latency $SECS
+	r=\$((r + 1))
+done
+EOS
+"$top/qemu/initramfs.sh" "$out/initramfs-lat.cpio.gz" "$out/empty" "$out/extra-lat"
 
 : >"$out/raw.tsv"
 for s in $KERNELS; do
@@ -130,10 +155,47 @@ for s in $KERNELS; do
 	done
 done
 
+# latency p99 by boot: each boot's median over its runs (the plain boot's
+# first), LAT_BOOTS boots of each kernel, interleaved as the plain boots
+# are; results.tsv then gives the median, min and max of the boot medians
+boot_p99() {	# LOG: the median of the latency runs' p99 in a boot's log
+	awk '$1 == "metric" && $2 == "latency" && $3 == "p99_us" { print $4 }' "$1" | sort -g |
+		awk '{ v[++n] = $1 } END { if (n) printf "%.2f\n", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
+for s in $KERNELS; do
+	p=$(boot_p99 "$out/$s.log")
+	[ -n "$p" ] || die "no latency p99 from $s (see $out/$s.log)"
+	printf '%s\tlatency\tp99_boot_us\t%s\n' "$s" "$p" >>"$out/raw.tsv"
+done
+i=2
+while [ $i -le "$LAT_BOOTS" ]; do
+	for s in $KERNELS; do
+		echo "bench: booting SERIES=$s on $topo for latency alone (boot $i of $LAT_BOOTS)"
+		start=$(date +%s)
+		APPEND="$append cas.series=$s cas.config=base" \
+		TIMEOUT=${BENCH_TIMEOUT:-2400} GUEST_TIMEOUT=${BENCH_TIMEOUT:-2400} \
+		"$top/qemu/boot-test.sh" "$b/out-$s/arch/x86/boot/bzImage" "$out/initramfs-lat.cpio.gz" \
+			"$out/logs/$s-lat$i" none "$topo" >"$out/boot-$s-lat$i.log" 2>&1 ||
+			die "the $s latency boot $i failed: see $out/boot-$s-lat$i.log and $out/logs/$s-lat$i/$topo"
+		echo "bench: SERIES=$s latency boot $i done in $(( $(date +%s) - start ))s"
+		tr -d '\r' <"$out/logs/$s-lat$i/$topo/results.log" >"$out/$s-lat$i.log"
+		n=$(grep -c '^metric latency p99_us ' "$out/$s-lat$i.log" || true)
+		[ "$n" = "$runs" ] || die "$s latency boot $i: $n runs reported, $runs expected (see $out/$s-lat$i.log)"
+		printf '%s\tlatency\tp99_boot_us\t%s\n' "$s" "$(boot_p99 "$out/$s-lat$i.log")" >>"$out/raw.tsv"
+	done
+	i=$((i + 1))
+done
+
 # The modeled boots: per window (a workload's measured seconds), from the
-# model's counts over every LLC and every access (the kernel's included:
-# placement moves its lines too), misses per thousand accesses, transfers
-# between LLCs and fills from memory per second
+# model's counts summed over every LLC, misses per thousand accesses
+# (llc_misses_per_kacc: accesses, not cas-bench's ops, a 4 KiB page walk
+# each), transfers between LLCs and fills from memory per second, for
+# every access (the model's space 'all': the kernel, the /proc sampler and
+# every other process included) and, prefixed user_, for user addresses
+# alone (space 'user': mostly the workload's own data); and the modeled
+# boot's own placement of the same run, top_llc_share_pct-llc (and pair's
+# apart_llc_share_pct-llc), so a cache figure and the placement behind it
+# come from one run
 # The three modeled boots run two at a time, one QEMU a core: the
 # plugin makes each several times slower, and -icount keeps guest time
 # what it is whatever the host's load
@@ -172,22 +234,32 @@ for s in $KERNELS; do
 			while ((getline l < tsv) > 0) {
 				nf = split(l, f, "\t")
 				if (f[1] == "window") { for (i = 1; i <= nf; i++) c[f[i]] = i; continue }
-				if (l ~ /^#/ || f[3] != "all") continue
-				acc[f[1]] += f[c["accesses"]]; miss[f[1]] += f[c["misses"]]
-				xin[f[1]] += f[c["xfer_in"]]; fill[f[1]] += f[c["mem_fills"]]
+				if (l ~ /^#/ || (f[3] != "all" && f[3] != "user")) continue
+				sp = f[1] SUBSEP f[3]
+				acc[sp] += f[c["accesses"]]; miss[sp] += f[c["misses"]]
+				xin[sp] += f[c["xfer_in"]]; fill[sp] += f[c["mem_fills"]]
 			}
 		}
 		{
 			id = $2; w = $3; secs = $4
-			if (!(id in acc) || !acc[id] || secs <= 0) {
-				print "bench: window " id " (" w ") has no counts in " tsv > "/dev/stderr"
+			if (!((id, "all") in acc) || !acc[id, "all"] || !((id, "user") in acc) || secs <= 0) {
+				print "bench: window " id " (" w ") has no counts of both spaces in " tsv > "/dev/stderr"
 				bad = 1; next
 			}
-			printf "%s\t%s\tllc_misses_per_kop\t%.3f\n", k, w, 1000 * miss[id] / acc[id]
-			printf "%s\t%s\tllc_transfers_per_s\t%.1f\n", k, w, xin[id] / secs
-			printf "%s\t%s\tmem_fills_per_s\t%.1f\n", k, w, fill[id] / secs
+			for (p = 0; p < 2; p++) {
+				sp = p ? "user" : "all"; pre = p ? "user_" : ""
+				printf "%s\t%s\t%sllc_misses_per_kacc\t%.3f\n", k, w, pre,
+					acc[id, sp] ? 1000 * miss[id, sp] / acc[id, sp] : 0
+				printf "%s\t%s\t%sllc_transfers_per_s\t%.1f\n", k, w, pre, xin[id, sp] / secs
+				printf "%s\t%s\t%smem_fills_per_s\t%.1f\n", k, w, pre, fill[id, sp] / secs
+			}
 		}
 		END { exit bad }' >>"$out/raw.tsv" || die "$s: the model's counts are incomplete"
+	awk -v k="$s" '$1 == "metric" && ($3 == "top_llc_share_pct" || $3 == "apart_llc_share_pct") {
+		printf "%s\t%s\t%s-llc\t%s\n", k, $2, $3, $4 }' "$out/$s-llc.log" >>"$out/raw.tsv"
+	n=$(awk -F'\t' -v k="$s" '$1 == k && $3 == "top_llc_share_pct-llc"' "$out/raw.tsv" | wc -l)
+	[ "$n" = $(( runs * $(echo $MODELED | wc -w) - runs )) ] ||
+		die "$s under the cache model: $n placements reported, $(( runs * $(echo $MODELED | wc -w) - runs )) expected (see $out/$s-llc.log)"
 done
 
 # median, min and max over the runs, for the metrics in METRICS only; a
@@ -229,18 +301,21 @@ done
 	printf 'MODEL=%q\n' "$([ "$model" = 0 ] && echo none || echo "llc, ${MODEL_SECS}s a workload, $(head -1 "$out/logs/none-llc/$topo/llc.tsv" | sed 's/^# cas llc model: //')")"
 	printf 'COMMIT=%s\n' "$commit"
 	printf 'APPEND=%q\n' "$append"
+	printf 'LAT_BOOTS=%s\n' "$LAT_BOOTS"
+	# the bench's own code as it was when its programs were built
+	printf '%s\n' "$code"
 	for s in $KERNELS; do
 		rel=$(provenance_release "$out/$s.log" "$s")
 		printf 'KERNEL_%s=%s\nSERIES_%s=%s\n' "$s" "$rel" "$s" "${rel##*-cas-}"
 	done
 	printf 'CAVEAT=%q\n' "$CAVEAT"
 } >"$out/run.env"
-# The report's checks (TAP) are kept, and whether they all passed, so that
-# make rfc quotes no bench whose checks failed (qemu/bench-accept.sh)
+# The report's checks (TAP, in checks.tap) are kept, and whether they all
+# passed, so that make rfc quotes no bench whose checks failed
+# (qemu/bench-accept.sh)
 rc=0
 "$top/qemu/bench-report.sh" "$out" >"$out/report.txt" || rc=$?
 cat "$out/report.txt"
-sed -n '/^TAP version/,$p' "$out/report.txt" >"$out/checks.tap"
 [ -s "$out/checks.tap" ] || rc=1
 printf 'CHECKS=%s\n' "$([ $rc = 0 ] && echo passed || echo failed)" >>"$out/run.env"
 exit $rc

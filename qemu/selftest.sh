@@ -17,9 +17,9 @@ work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
 # by section: clean + splats, splat sources 2, identity 2, fixtures 9, noted 1, taint 3, expectations 15,
-# nofeature 3, bench acceptance 7, debug record 5, table 2, checks 9, sweep 5, model 9,
+# nofeature 3, bench acceptance 10, debug record 5, table 3, checks 15, sweep 5, model 9,
 # help 3, catalogue 1, extra.awk 5, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 7 + 5 + 2 + 9 + 5 + 9 + 3 + 1 + 5 + 9 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 10 + 5 + 3 + 15 + 5 + 9 + 3 + 1 + 5 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -200,18 +200,34 @@ sed -i '/without sched_cache/d' "$nfdir/results.log"
 nofeature FAIL nofeature-other-reason "balance failed, but not for want of v2's figures"
 
 # make rfc quotes only a bench of the series' own code whose checks passed
-# (qemu/bench-accept.sh): a stale identity, a failed check, no v2 identity
+# (qemu/bench-accept.sh): a stale identity, a failed check, no v2 identity,
+# the bench's own code (qemu/bench-code.sh) changed since, unrecorded, or
+# its record edited
 accept() {	# PASS|FAIL NAME WHY IDENTITY: on BDIR
 	local got=PASS
 	"$top/qemu/bench-accept.sh" "$bdir" "$4" >"$bdir.out" 2>&1 || got=FAIL
 	judge "$1" "$got" "$2" "$bdir.out" "$3"
 }
 bdir=$work/bench; mkdir -p "$bdir"
-printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n' >"$bdir/run.env"
+bcode=$("$top/qemu/bench-code.sh" "$top")
+printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n%s\n' "$bcode" >"$bdir/run.env"
 cp "$fx/bench-results.tsv" "$bdir/results.tsv"
 "$top/qemu/bench-checks.sh" "$bdir/results.tsv" >"$bdir/checks.tap"
 accept PASS bench-accepted "every check passed" 0123456789ab
 accept FAIL bench-stale-identity "measured v2 0123456789ab, but the series is ba9876543210" ba9876543210
+# the code that made the figures: qemu/bench.sh changed since (its line in
+# the list, and BENCH_CODE of that list); no record of it; a list that
+# does not give its BENCH_CODE
+cp "$bdir/run.env" "$bdir/run.env.good"
+{ grep -v '^# code: \|^BENCH_CODE=' "$bdir/run.env.good"
+  bl=$(printf '%s\n' "$bcode" | grep '^# code: ' | sed "s|^# code: [0-9a-f]* qemu/bench.sh\$|# code: $(printf '%064d' 0) qemu/bench.sh|")
+  printf 'BENCH_CODE=%s\n%s\n' "$(printf '%s\n' "$bl" | sha256sum | cut -c1-12)" "$bl"; } >"$bdir/run.env"
+accept FAIL bench-code-changed "qemu/bench.sh: changed since the bench" 0123456789ab
+grep -v '^# code: \|^BENCH_CODE=' "$bdir/run.env.good" >"$bdir/run.env"
+accept FAIL bench-code-unrecorded "run.env records no hash of the bench's code (BENCH_CODE)" 0123456789ab
+sed 's/^BENCH_CODE=.*/BENCH_CODE=0123456789ab/' "$bdir/run.env.good" >"$bdir/run.env"
+accept FAIL bench-code-edited "does not give its BENCH_CODE 0123456789ab" 0123456789ab
+cp "$bdir/run.env.good" "$bdir/run.env"
 # a verdict stored under older checks (here: the stream check's median,
 # now its worst run) is judged again, and differs
 sed -i 's/^\(ok 10 noregress stream: v2\) worst /\1 median /' "$bdir/checks.tap"
@@ -219,7 +235,7 @@ accept FAIL bench-checks-changed "is not what tests/bench/checks.tsv makes of it
 printf 'TAP version 13\n1..1\nnot ok 1 fit\n' >"$bdir/checks.tap"
 sed -i 's/^CHECKS=.*/CHECKS=failed/' "$bdir/run.env"
 accept FAIL bench-failed-checks "its checks failed" 0123456789ab
-printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\n' >"$bdir/run.env"
+printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\n%s\n' "$bcode" >"$bdir/run.env"
 rm "$bdir/checks.tap"
 accept FAIL bench-unrecorded-checks "no checks.tap" 0123456789ab
 # the bench recorded before kernels named their code: its stamp hashed
@@ -228,8 +244,8 @@ printf 'COMMIT=c233dfc+local-changes\nSERIES_v1=b03fa4b7c5b4\nSERIES_v2=8818ae6c
 accept FAIL bench-old-format "names no v2 identity" 8818ae6c21c4
 # a bench without the cache model (BENCH_MODEL=0) skipped the model's
 # checks: it passed, but it showed nothing of them
-printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n' >"$bdir/run.env"
-printf 'TAP version 13\n1..2\nok 1 fit\nok 2 stream: llc_misses_per_kop # SKIP no cache model\n' >"$bdir/checks.tap"
+printf 'KERNEL_v2=6.12.118-cas-0123456789ab\nSERIES_v2=0123456789ab\nCHECKS=passed\n%s\n' "$bcode" >"$bdir/run.env"
+printf 'TAP version 13\n1..2\nok 1 fit\nok 2 stream: user_llc_misses_per_kacc # SKIP no cache model\n' >"$bdir/checks.tap"
 accept FAIL bench-skipped-checks "it skipped checks" 0123456789ab
 
 # make rfc wants a passing debug-kernel boot of the series' own code
@@ -276,6 +292,14 @@ got=PASS
 METRICS="fit:top_llc_share fit:top_llc_share_pct" "$top/qemu/bench-table.sh" \
 	"$fx/bench-results.tsv" "$bdir/run.env" >"$bdir.table" 2>&1 || got=FAIL
 judge FAIL "$got" bench-table-no-row "$bdir.table" "'fit:top_llc_share' selects no row"
+# with the bench's checks.tap, the checks counted by kind, and a control
+# that could not fail (no spread in the unpatched runs) counted n/a
+"$top/qemu/bench-checks.sh" "$fx/bench-results.tsv" |
+	sed 's/^ok \(21 control fit\): .*/ok \1: n\/a # SKIP no spread/' >"$bdir/kinds.tap"
+got=PASS
+"$top/qemu/bench-table.sh" "$fx/bench-results.tsv" "$bdir/run.env" "$bdir/kinds.tap" >"$bdir.table" 2>&1 || got=FAIL
+grep -qF 'feature: 3 (3 passed), no-regression: 12 (12 passed), v2-only: 4 (4 passed)' "$bdir.table" || got=FAIL
+judge PASS "$got" bench-table-kinds "$bdir.table" "feature 2 of 3 passed, 1 n/a"
 
 # make bench's checks (qemu/bench-checks.sh) on a captured results.tsv:
 # it passes; v2's rows replaced by the unpatched kernel's fail the feature
@@ -300,26 +324,54 @@ awk -F'\t' '!($1 == "v2" && $2 == "pair" && $3 == "distinct_pref_llcs")' \
 bcheck FAIL bench-checks-missing "v2 pair distinct_pref_llcs: missing" "$work/missing.tsv"
 # no cache model at all (BENCH_MODEL=0): the model's checks are SKIPs,
 # the others judged; one model figure missing among others fails
-awk -F'\t' '$3 !~ /^(llc_transfers_per_s|llc_misses_per_kop|mem_fills_per_s)$/' \
+awk -F'\t' '$3 !~ /^(user_)?(llc_transfers_per_s|llc_misses_per_kacc|mem_fills_per_s)$/ && $3 !~ /-llc$/' \
 	"$fx/bench-results.tsv" >"$work/nomodel.tsv"
-bcheck PASS bench-checks-no-model "stream: llc_misses_per_kop # SKIP no cache model in this bench" "$work/nomodel.tsv"
-awk -F'\t' '!($1 == "v2" && $2 == "stream" && $3 == "llc_misses_per_kop")' \
+bcheck PASS bench-checks-no-model "stream: user_llc_misses_per_kacc # SKIP no cache model in this bench" "$work/nomodel.tsv"
+awk -F'\t' '!($1 == "v2" && $2 == "stream" && $3 == "user_llc_misses_per_kacc")' \
 	"$fx/bench-results.tsv" >"$work/model-missing.tsv"
-bcheck FAIL bench-checks-model-missing "v2 stream llc_misses_per_kop: missing" "$work/model-missing.tsv"
+bcheck FAIL bench-checks-model-missing "v2 stream user_llc_misses_per_kacc: missing" "$work/model-missing.tsv"
 { grep -v '^feature' "$top/tests/bench/checks.tsv"
   printf 'feature\tring\ttop_llc_share_pct\tmedian\tge\tabs\t90\t0\tplanted\n'; } >"$work/checks.tsv"
 # a v2 that gathers the stream in one run of three (its worst misses as
 # gathered, 196) fails, though its median stays at the unpatched 0.14
-awk -F'\t' -v OFS='\t' '$1 == "v2" && $2 == "stream" && $3 == "llc_misses_per_kop" { $6 = "196.00" } 1' \
+awk -F'\t' -v OFS='\t' '$1 == "v2" && $2 == "stream" && $3 == "user_llc_misses_per_kacc" { $6 = "196.00" } 1' \
 	"$fx/bench-results.tsv" >"$work/gathered-once.tsv"
-bcheck FAIL bench-checks-one-bad-run "not ok 10 noregress stream: v2 worst llc_misses_per_kop 196.00" "$work/gathered-once.tsv"
+bcheck FAIL bench-checks-one-bad-run "not ok 10 noregress stream: v2 worst user_llc_misses_per_kacc 196.00" "$work/gathered-once.tsv"
 # the control of a check relative to the unpatched kernel itself fails
 # when the unpatched kernel's own best run passes it (a bound inside its
 # spread)
-awk -F'\t' -v OFS='\t' '$1 == "none" && $2 == "fit" && $3 == "llc_transfers_per_s" { $5 = "400000.00" } 1' \
+awk -F'\t' -v OFS='\t' '$1 == "none" && $2 == "fit" && $3 == "user_llc_transfers_per_s" { $5 = "400000.00" } 1' \
 	"$fx/bench-results.tsv" >"$work/noisy-none.tsv"
-bcheck FAIL bench-checks-self-control "not ok 19 control fit: the unpatched kernel fails it: not (none best run llc_transfers_per_s 400000.00 <= 426749.40 (0.5 x none 853498.80))" "$work/noisy-none.tsv"
-bcheck FAIL bench-checks-control "not ok 17 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
+bcheck FAIL bench-checks-self-control "not ok 21 control fit: the unpatched kernel fails it: not (none best run user_llc_transfers_per_s 400000.00 <=" "$work/noisy-none.tsv"
+bcheck FAIL bench-checks-control "not ok 18 control ring: the unpatched kernel fails it: not (none median top_llc_share_pct 100.00" "$bres" "$work/checks.tsv"
+# ... and where the unpatched runs do not differ (one run), that control
+# cannot fail: n/a, a SKIP (which bench-accept refuses), not ok
+awk -F'\t' -v OFS='\t' '$1 == "none" && $2 == "fit" && $3 == "user_llc_transfers_per_s" { $5 = $6 = $4 } 1' \
+	"$fx/bench-results.tsv" >"$work/one-none.tsv"
+bcheck PASS bench-checks-control-na "ok 21 control fit: n/a: the runs of the unpatched kernel of user_llc_transfers_per_s do not differ" "$work/one-none.tsv"
+# pair (audit-v3 T5): two processes gathered into one LLC (each 100% in
+# its top LLC, but not apart) fail; an unpatched kernel that keeps them
+# apart fails the control; a process that sits away from the LLC v2
+# prefers for it fails
+awk -F'\t' -v OFS='\t' '$1 == "v2" && $2 == "pair" && $3 == "apart_llc_share_pct" { $4 = $5 = "2.00"; $6 = "4.00" } 1' \
+	"$fx/bench-results.tsv" >"$work/pair-together.tsv"
+bcheck FAIL bench-checks-pair-together "not ok 15 feature pair: v2 median apart_llc_share_pct 2.00 >= 90.00" "$work/pair-together.tsv"
+awk -F'\t' -v OFS='\t' '$1 == "none" && $2 == "pair" && $3 == "apart_llc_share_pct" { $4 = $5 = $6 = "95.00" } 1' \
+	"$fx/bench-results.tsv" >"$work/pair-none-apart.tsv"
+bcheck FAIL bench-checks-pair-control "not ok 22 control pair: the unpatched kernel fails it: not (none median apart_llc_share_pct 95.00 >= 90.00)" "$work/pair-none-apart.tsv"
+awk -F'\t' -v OFS='\t' '$1 == "v2" && $2 == "pair" && $3 == "pref_is_top_llc" { $4 = $5 = $6 = "1.00" } 1' \
+	"$fx/bench-results.tsv" >"$work/pair-off-pref.tsv"
+bcheck FAIL bench-checks-pair-off-pref "not ok 17 v2 pair: v2 median pref_is_top_llc 1.00 >= 2.00" "$work/pair-off-pref.tsv"
+# latency by boot (audit-v3 T7): v2's median boot at the unpatched median
+# plus the unpatched boots' spread passes; a hundredth more fails
+awk -F'\t' -v OFS='\t' '$2 == "latency" && $3 == "p99_boot_us" && $1 == "none" { b = $4 + $6 - $5 }
+	$2 == "latency" && $3 == "p99_boot_us" && $1 == "v2" { $4 = sprintf("%.2f", b + d); if ($6 < $4) $6 = $4 } 1' d=0 \
+	"$fx/bench-results.tsv" >"$work/lat-edge.tsv"
+bcheck PASS bench-checks-latency-spread "" "$work/lat-edge.tsv"
+awk -F'\t' -v OFS='\t' '$2 == "latency" && $3 == "p99_boot_us" && $1 == "none" { b = $4 + $6 - $5 }
+	$2 == "latency" && $3 == "p99_boot_us" && $1 == "v2" { $4 = sprintf("%.2f", b + d); if ($6 < $4) $6 = $4 } 1' d=0.01 \
+	"$fx/bench-results.tsv" >"$work/lat-over.tsv"
+bcheck FAIL bench-checks-latency-boots "not ok 14 noregress latency: v2 median p99_boot_us" "$work/lat-over.tsv"
 
 # make sweep's verdict (qemu/sweep-report.sh) on a captured raw.tsv: it
 # passes; each cell check fails on the figure it judges, planted in one

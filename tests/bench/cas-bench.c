@@ -10,7 +10,8 @@
  *                on-CPU part of the time, walking one shared working set
  *   ring         threads that wake each other in a ring through pipes
  *   saturate     twice as many always-busy threads as an LLC has CPUs
- *   pair         two independent fit processes
+ *   pair         two independent fit processes (placement also per
+ *                process: proc_top_llc_share_pct, apart_llc_share_pct)
  *   latency      message threads wake worker threads (like schbench) and
  *                the workers' wakeup latency is reported as percentiles
  *   hackbench-1  Debian's hackbench (rt-tests), threads over pipes, one
@@ -342,6 +343,7 @@ struct run {
 	struct crew *c[2];
 	int nc;
 	long per_llc[CAS_MAX_CPUS], samples;
+	long crew_llc[2][CAS_MAX_CPUS];	/* the same, per crew (process) */
 	long pref_samples, pref_read;	/* samples with a preferred LLC, of those read */
 	unsigned long long oncpu, wait;
 	double secs;
@@ -383,6 +385,7 @@ static void sample(struct run *r, double secs)
 	unsigned long long t0, oncpu0, wait0, oncpu1, wait1, end;
 
 	memset(r->per_llc, 0, sizeof(r->per_llc));
+	memset(r->crew_llc, 0, sizeof(r->crew_llc));
 	r->samples = 0;
 	r->pref_samples = r->pref_read = 0;
 	for (int k = 0; k < r->nc; k++) {
@@ -401,8 +404,10 @@ static void sample(struct run *r, double secs)
 			for (int i = 0; i < r->c[k]->n; i++) {
 				int cpu = task_cpu_of(r->c[k]->pid, r->c[k]->sh->w[i].tid, NULL);
 
-				if (cpu >= 0 && cpu < map.ncpus)
+				if (cpu >= 0 && cpu < map.ncpus) {
 					n[map.llc_of[cpu]]++;
+					r->crew_llc[k][map.llc_of[cpu]]++;
+				}
 			}
 		for (int l = 0; l < map.nllc; l++) {
 			r->per_llc[l] += n[l];
@@ -512,6 +517,52 @@ static void events(int on)
 		trace_event_enable("sched_cache_scan", on);
 }
 
+/* The LLC where crew k's threads were sampled most, and its share */
+static int crew_top(struct run *r, int k, double *share)
+{
+	long all = 0, top = -1;
+	int home = 0;
+
+	for (int l = 0; l < map.nllc; l++) {
+		all += r->crew_llc[k][l];
+		if (r->crew_llc[k][l] > top) {
+			top = r->crew_llc[k][l];
+			home = l;
+		}
+	}
+	*share = all ? 100.0 * top / all : 0;
+	return home;
+}
+
+/*
+ * Two processes, each in an LLC of its own: over every two different LLCs
+ * a and b, the best of the smaller of process 0's share in a and process
+ * 1's in b. 100 when each sat in one LLC and the two differ; as low as
+ * the smaller share of the two when both sat in the same LLC.
+ */
+static double apart_share(struct run *r)
+{
+	long all0 = 0, all1 = 0;
+	double best = 0;
+
+	for (int l = 0; l < map.nllc; l++) {
+		all0 += r->crew_llc[0][l];
+		all1 += r->crew_llc[1][l];
+	}
+	if (!all0 || !all1)
+		return 0;
+	for (int a = 0; a < map.nllc; a++)
+		for (int b = 0; b < map.nllc; b++) {
+			double s0 = 100.0 * r->crew_llc[0][a] / all0;
+			double s1 = 100.0 * r->crew_llc[1][b] / all1;
+			double s = s0 < s1 ? s0 : s1;
+
+			if (a != b && s > best)
+				best = s;
+		}
+	return best;
+}
+
 /* Run the crews (already started) through warm-up and measurement */
 static void measure(struct run *r, double secs)
 {
@@ -563,6 +614,20 @@ static void measure(struct run *r, double secs)
 	/* each thread's own on-CPU share, the same whatever the CPU count */
 	metric("thread_oncpu_pct", 100.0 * r->oncpu / (r->secs * 1e9 * n));
 	metric("ops_per_s", ops / r->secs);
+	/*
+	 * pair: each process's own placement, not the two pooled (pooled, two
+	 * processes gathered apart read 50%, as two spread ones can): the
+	 * smaller of their top-LLC shares, and how far each sits in an LLC of
+	 * its own (apart_share())
+	 */
+	if (r->nc == 2) {
+		double s0, s1;
+
+		crew_top(r, 0, &s0);
+		crew_top(r, 1, &s1);
+		metric("proc_top_llc_share_pct", s0 < s1 ? s0 : s1);
+		metric("apart_llc_share_pct", apart_share(r));
+	}
 	if (v2) {
 		metric("pref_llc_changes_per_s", changes / r->secs);
 		metric("scans_per_mm_per_s", scans / (r->secs * r->nc));
@@ -571,7 +636,12 @@ static void measure(struct run *r, double secs)
 		if (r->nc == 2) {
 			long p0 = m1[0].pref, p1 = m1[1].pref;
 
+			double s;
+
 			metric("distinct_pref_llcs", (p0 >= 0) + (p1 >= 0 && p1 != p0));
+			/* the processes that sat most in the LLC v2 prefers for them */
+			metric("pref_is_top_llc", (p0 >= 0 && p0 == crew_top(r, 0, &s)) +
+			       (p1 >= 0 && p1 == crew_top(r, 1, &s)));
 		}
 	}
 	scan_cost(&t.scans, r->secs);
@@ -602,8 +672,8 @@ static int run_crews(int nc, int n, void *(*fn)(void *), void (*setup)(struct cr
  * Start a crew spread: thread i pinned to LLC i % (number of LLCs) for
  * SPREAD_PIN_NS, while it writes its array (first touch), then free to
  * run anywhere. stream's threads began where fork balancing put them:
- * one to an LLC in some runs (0.13 misses per thousand ops under the
- * model on 2x2x4) and two to an LLC in others (23-31), whatever the
+ * one to an LLC in some runs (0.13 misses per thousand accesses,
+ * llc_misses_per_kacc, under the model on 2x2x4) and two to an LLC in others (23-31), whatever the
  * kernel, so a median compared placement luck. Spread, a kernel that
  * leaves the process alone keeps the one-to-an-LLC placement, and one
  * that gathers it shows the misses of gathering.
