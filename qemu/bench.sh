@@ -179,7 +179,7 @@ while [ $i -le "$LAT_BOOTS" ]; do
 			die "the $s latency boot $i failed: see $out/boot-$s-lat$i.log and $out/logs/$s-lat$i/$topo"
 		echo "bench: SERIES=$s latency boot $i done in $(( $(date +%s) - start ))s"
 		tr -d '\r' <"$out/logs/$s-lat$i/$topo/results.log" >"$out/$s-lat$i.log"
-		n=$(grep -c '^metric latency p99_us ' "$out/$s-lat$i.log" || true)
+		n=$(grep -c '^ *metric latency p99_us ' "$out/$s-lat$i.log" || true)
 		[ "$n" = "$runs" ] || die "$s latency boot $i: $n runs reported, $runs expected (see $out/$s-lat$i.log)"
 		printf '%s\tlatency\tp99_boot_us\t%s\n' "$s" "$(boot_p99 "$out/$s-lat$i.log")" >>"$out/raw.tsv"
 	done
