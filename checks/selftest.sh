@@ -12,9 +12,12 @@
 #      report an ERROR for that patch and line;
 #  (d) a checkpatch.pl that dies before its summary: the checkpatch gate
 #      must fail saying so, not read the silence as no findings;
-# and, as a one-patch series on a small file (kernel/range.c):
+# and, as one-patch series on a small file (kernel/range.c):
 #  (b) a new global symbol without a declaration: sparse must report
-#      "symbol ... was not declared" in that patch, at that line.
+#      "symbol ... was not declared" in that patch, at that line;
+#  (e) an unused static const, which only W=1 warns about
+#      (-Wunused-const-variable): the build gate must report it in that
+#      patch, at that line.
 set -eu
 me=selftest
 . "$(dirname "$0")/lib.sh"
@@ -94,25 +97,37 @@ out=$st/d.out
 rc=0; CHECKPATCH_PL=$st/dying-checkpatch.pl "$top/checks/checkpatch.sh" "$sdir" >"$out" 2>&1 || rc=$?
 expect checkpatch "d: checkpatch.pl died" "checkpatch.pl did not finish .*no 'total:' line" "$out" $rc
 
-# (b) sparse: a one-patch series adding a global without a declaration.
+# one_patch DIR NAME SUBJECT LINE: a one-patch series DIR/NAME that adds
+# LINE at the end of kernel/range.c; prints the patched file's line number
+one_patch() {
+	local d=$1 name=$2 subject=$3 add=$4 src=$BASE_REPO/kernel/range.c
+	rm -rf "$d"; mkdir -p "$d/x/kernel"
+	{ cat "$src"; printf '\n%s\n' "$add"; } >"$d/x/kernel/range.c"
+	{
+		printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+		printf 'From: Check Selftest <check@localhost>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\n'
+		printf 'Subject: [PATCH] selftest: %s\n\nSigned-off-by: Check Selftest <check@localhost>\n---\n' "$subject"
+		printf 'diff --git a/kernel/range.c b/kernel/range.c\n'
+		diff -u --label a/kernel/range.c --label b/kernel/range.c "$src" "$d/x/kernel/range.c" || true
+		printf -- '-- \n2.39.5\n'
+	} >"$d/$name"
+	rm -rf "$d/x"
+	echo $(($(wc -l <"$src") + 2))
+}
 need_base
-b=$st/series-b
-rm -rf "$b"; mkdir -p "$b/x/kernel"
-src=$BASE_REPO/kernel/range.c
-n=$(($(wc -l <"$src") + 2))
-{ cat "$src"; printf '\nint check_selftest_undeclared;\n'; } >"$b/x/kernel/range.c"
-{
-	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
-	printf 'From: Check Selftest <check@localhost>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\n'
-	printf 'Subject: [PATCH] selftest: a new sparse warning\n\nSigned-off-by: Check Selftest <check@localhost>\n---\n'
-	printf 'diff --git a/kernel/range.c b/kernel/range.c\n'
-	diff -u --label a/kernel/range.c --label b/kernel/range.c "$src" "$b/x/kernel/range.c" || true
-	printf -- '-- \n2.39.5\n'
-} >"$b/0001-selftest-sparse.patch"
-rm -rf "$b/x"
+
+# (b) sparse: a one-patch series adding a global without a declaration.
+n=$(one_patch "$st/series-b" 0001-selftest-sparse.patch 'a new sparse warning' 'int check_selftest_undeclared;')
 out=$st/b.out
-rc=0; "$top/checks/sparse.sh" "$b" selftest-b >"$out" 2>&1 || rc=$?
+rc=0; "$top/checks/sparse.sh" "$st/series-b" selftest-b >"$out" 2>&1 || rc=$?
 expect sparse "b: sparse warning" "^FAIL 0001-selftest-sparse.patch: kernel/range.c:$n: .*check_selftest_undeclared" "$out" $rc
+
+# (e) the W=1 build: a one-patch series adding an unused static const,
+# which the kernel's default warnings do not report and W=1 does
+n=$(one_patch "$st/series-e" 0001-selftest-w1.patch 'a new W=1 warning' 'static const int check_selftest_unused = 1;')
+out=$st/e.out
+rc=0; CHECK_LINK= "$top/checks/build.sh" "$st/series-e" selftest-e >"$out" 2>&1 || rc=$?
+expect build "e: W=1 warning" "^FAIL 0001-selftest-w1.patch: kernel/range.c:$n: .*check_selftest_unused" "$out" $rc
 
 printf '%s: %d failure(s)\n' "$me" "$fail"
 [ $fail = 0 ]
