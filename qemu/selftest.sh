@@ -17,9 +17,9 @@ work=$build/logs/selftest
 rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
 # by section: clean + splats, splat sources 2, identity 2, fixtures 9, noted 1, taint 3, expectations 15,
-# nofeature 3, bench acceptance 10, debug record 5, table 3, checks 15, sweep 5, model 13,
+# nofeature 3, bench acceptance 10, debug record 5, table 3, checks 15, sweep 14, model 13,
 # help 3, catalogue 1, extra.awk 5, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 10 + 5 + 3 + 15 + 5 + 13 + 3 + 1 + 5 + 9 ))
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 10 + 5 + 3 + 15 + 14 + 13 + 3 + 1 + 5 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -377,17 +377,27 @@ bcheck FAIL bench-checks-latency-boots "not ok 14 noregress latency: v2 median p
 # passes; each cell check fails on the figure it judges, planted in one
 # cell: v2 moving threads between LLCs 2/s more than the unpatched kernel,
 # v2's threads on-CPU a fifth less, v2 naming a preferred LLC all the
-# time while its top-LLC share is 60%, and a cell v2 did not report.
+# time while its top-LLC share is 60%, and a cell v2 did not report. Then
+# what passed before the fit, flapping and window checks (audit-v3 T9): a
+# v2 that does nothing (its figures the unpatched kernel's, no
+# preference), a slow bounce (moves seen in every 2 s window, 2 moves in
+# 6 s: inside the migrations bound), a preference that changed twice, and
+# a preference named 45% of the time with the threads spread (share 34%).
 sweep() {	# PASS|FAIL NAME WHY RAW
 	local got=PASS d=$work/$2
 	mkdir -p "$d"
 	cp "$4" "$d/raw.tsv"
 	cp "$fx/sweep-run.env" "$d/run.env"
-	"$top/qemu/sweep-report.sh" "$d" >"$d/out" 2>&1 || got=FAIL
+	"$top/qemu/sweep-report.sh" "$d" verdict >"$d/out" 2>&1 || got=FAIL
+	grep -q '^not ok' "$d/checks.tap" 2>/dev/null && got=FAIL && cat "$d/checks.tap" >>"$d/out"
 	judge "$1" "$got" "$2" "$d/out" "$3"
 }
 sraw=$fx/sweep-raw.tsv
-scell=$(awk -F'\t' '$1 == "v2" && $4 == "pref_pct" && $5 >= 50 { print $3; exit }' "$sraw")
+# a cell the fit check judges (2x2x4: 2-4 threads, at most 60% of the LLC)
+scell=$(awk -F'\t' '$1 == "v2" && $4 == "pref_pct" && $5 >= 50 {
+	split($3, f, "-"); if (f[2] >= 2 && f[2] <= 4 && f[2] * f[3] <= 240) { print $3; exit } }' "$sraw")
+# one it does not: 3 threads at 85%
+wcell=sweep-3-85-1
 sweep PASS sweep-captured "" "$sraw"
 awk -F'\t' -v OFS='\t' -v c="$scell" '$3 == c && $4 == "llc_migrations_per_s" {
 	if ($1 == "none") m[$2] = $5; else $5 = m[$2] + 2 } 1' "$sraw" >"$work/sweep-bounce.tsv"
@@ -400,6 +410,45 @@ awk -F'\t' -v OFS='\t' -v c="$scell" '$1 == "v2" && $3 == c && $4 == "top_llc_sh
 sweep FAIL sweep-share "# failed: share" "$work/sweep-share.tsv"
 awk -F'\t' -v c="$scell" '!($1 == "v2" && $3 == c)' "$sraw" >"$work/sweep-missing.tsv"
 sweep FAIL sweep-missing "# failed: missing" "$work/sweep-missing.tsv"
+awk -F'\t' -v OFS='\t' 'NR == FNR { if ($1 == "none") v[$2, $3, $4] = $5; next }
+	$1 == "v2" && (($2, $3, $4) in v) { $5 = v[$2, $3, $4] }
+	$1 == "v2" && ($4 == "pref_pct" || $4 == "pref_llc_changes_per_s") { $5 = 0 } 1' \
+	"$sraw" "$sraw" >"$work/sweep-nothing.tsv"
+sweep FAIL sweep-v2-does-nothing "# failed: fit" "$work/sweep-nothing.tsv"
+awk -F'\t' -v OFS='\t' -v c="$scell" '$1 == "v2" && $3 == c && $4 ~ /^llc_moves_seen_w/ { $5 = 1 }
+	$3 == c && $4 == "llc_migrations_per_s" { if ($1 == "none") m[$2] = $5; else $5 = m[$2] + 0.34 } 1' \
+	"$sraw" >"$work/sweep-slow-bounce.tsv"
+sweep FAIL sweep-slow-bounce "# failed: still" "$work/sweep-slow-bounce.tsv"
+awk -F'\t' -v OFS='\t' -v c="$scell" '$1 == "v2" && $3 == c && $4 == "pref_llc_changes_per_s" { $5 = 0.34 } 1' \
+	"$sraw" >"$work/sweep-flapping.tsv"
+sweep FAIL sweep-flapping "# failed: flapping" "$work/sweep-flapping.tsv"
+awk -F'\t' -v OFS='\t' -v c="$wcell" '$1 == "v2" && $3 == c && $4 == "pref_pct" { $5 = 45 }
+	$1 == "v2" && $3 == c && $4 == "top_llc_share_pct" { $5 = 34 } 1' "$sraw" >"$work/sweep-partial.tsv"
+sweep FAIL sweep-share-partial "# failed: share" "$work/sweep-partial.tsv"
+
+# make rfc takes a sweep only of the series' own code, whole, every cell
+# passing as today's judge sees its raw.tsv (qemu/sweep-accept.sh): it
+# accepts the captured sweep; not for another identity, a verdict the
+# judge would not write now, a failed cell, or a cell short of the grid
+saccept() {	# PASS|FAIL NAME WHY IDENTITY RAW_JUDGED RAW_STORED
+	local got=PASS d=$work/$2
+	mkdir -p "$d"
+	cp "$5" "$d/raw.tsv"
+	cp "$fx/sweep-run.env" "$d/run.env"
+	"$top/qemu/sweep-report.sh" "$d" verdict >"$d/out" 2>&1 || true
+	cp "$6" "$d/raw.tsv"
+	"$top/qemu/sweep-accept.sh" "$d" "$4" >"$d/accept.out" 2>&1 || got=FAIL
+	judge "$1" "$got" "$2" "$d/accept.out" "$3"
+}
+sid=$(sed -n 's/^SERIES_v2=//p' "$fx/sweep-run.env")
+saccept PASS sweep-accepted "all 36 cells passed" "$sid" "$sraw" "$sraw"
+saccept FAIL sweep-stale-identity "measured v2 $sid, but the series is 0123456789ab" 0123456789ab \
+	"$sraw" "$sraw"
+saccept FAIL sweep-rejudged "its cells.tsv is not what today's judge makes of its raw.tsv" "$sid" \
+	"$sraw" "$work/sweep-flapping.tsv"
+saccept FAIL sweep-failed-cells "cells failed:" "$sid" "$work/sweep-flapping.tsv" "$work/sweep-flapping.tsv"
+awk -F'\t' -v c="$scell" '$3 != c' "$sraw" >"$work/sweep-short.tsv"
+saccept FAIL sweep-short-grid "35 cells judged, the grid" "$sid" "$work/sweep-short.tsv" "$work/sweep-short.tsv"
 
 # The cache model's judge (qemu/model-judge.sh) on a captured boot under
 # the model (make model-test): it passes; a window the plugin did not see,

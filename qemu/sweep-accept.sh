@@ -30,17 +30,17 @@ for f in cells.tsv checks.tap; do
 	[ -s "$dir/$f" ] || no "no $f: its verdict was not recorded"
 done
 
-# the whole grid: every cell of THREADS x DUTIES x BURSTS (D 100 with the
-# first burst length only), as qemu/sweep.sh lists them
+# the whole grid: every cell of THREADS (A-B) x DUTIES x BURSTS (D 100
+# with the first burst length only), as qemu/sweep.sh lists them
 threads=$(get THREADS)
-case $threads in 1-[0-9]*) ;; *) no "run.env's THREADS='$threads' is not 1-N" ;; esac
+case $threads in [0-9]*-[0-9]*) ;; *) no "run.env's THREADS='$threads' is not A-B" ;; esac
 # written with printf %q: "10\ 25\ ..."
 duties=$(get DUTIES | sed 's/\\ / /g') bursts=$(get BURSTS | sed 's/\\ / /g')
 cells=0
 for d in $duties; do
 	if [ "$d" = 100 ]; then cells=$((cells + 1)); else cells=$((cells + $(echo "$bursts" | wc -w))); fi
 done
-cells=$((cells * ${threads#1-}))
+cells=$((cells * (${threads#*-} - ${threads%-*} + 1)))
 n=$(($(wc -l <"$dir/cells.tsv") - 1))
 [ "$n" = "$cells" ] || no "$n cells judged, the grid ($threads threads, duties $duties, bursts $bursts) has $cells"
 
