@@ -60,8 +60,8 @@ awk -F'\t' -v n="$n" -v topo="$TOPOLOGY" '
 	BEGIN { print "TAP version 13"; print "1.." n }
 	NR == 1 { next }
 	{
-		what = sprintf("%s on %s: migrations/s v2 %s <= %s (none %s); per-thread on-CPU %% v2 %s >= %s; top-LLC share with a preference %s; %s; preference changes in a boot %s <= 1; windows with moves in a gathering boot %s; boots none %s, v2 %s",
-			$1, topo, $6, $7, $5, $9, $10, $12 < 0 ? "n/a" : $12 ">= 90",
+		what = sprintf("%s on %s: migrations/s v2 %s <= %s (none %s); per-thread on-CPU %% v2 %s >= %s; lowest top-LLC share with a preference most of the time %s; %s; preference changes in a boot %s <= 1; windows with moves in a gathering boot %s; boots none %s, v2 %s",
+			$1, topo, $6, $7, $5, $9, $10, $12 < 0 ? "n/a" : $12 "%",
 			$13 == 1 ? "claimed: lowest preference " $14 "% >= 90, share " $15 "% >= 90" : "not claimed",
 			$16, $17 < 0 ? "n/a" : $17 " <= 1 + changes", $18, $19)
 		if ($20 == "ok")
