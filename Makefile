@@ -60,6 +60,9 @@ FRESH      ?= quick
 FRESH_REV  ?= HEAD
 ## make fresh-check: root, or user (a user with sudo rights runs the steps)
 FRESH_AS   ?= root
+## make mutant-check: the mutants to run (names of tests/mutants/*.patch;
+## empty: all)
+MUTANTS    ?=
 
 ## make rfc: author of every patch ("Name <mail>")
 FROM       ?=
@@ -103,7 +106,7 @@ ifneq ($(filter-out llc,$(MODEL)),)
 $(error MODEL=$(MODEL): the only cache model is llc (qemu/plugins/llc.c))
 endif
 
-.PHONY: fresh-check debug-check plugin model-test model-hosttest help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check clean distclean FORCE
+.PHONY: fresh-check debug-check plugin model-test model-hosttest help deps tree series kernel catalogue guest initramfs boot-test boot-test-each run selftest lb-compare bench sweep rfc test test-full nofeature-check mutant-check clean distclean FORCE
 
 # The static gate: checkpatch, sparse, Coccinelle, per-patch builds
 -include checks/check.mk
@@ -299,13 +302,26 @@ nofeature-check:
 	fi
 	@qemu/nofeature-check.sh $(NOFEATURE_LOGS)/results.log $(BUILD)/nofeature-check.log
 
+# The v2 tests' behavioural negative control: v2 with one mechanism broken
+# (tests/mutants/*.patch), one mutant at a time in the check's own tree,
+# booted as v2 on 2x2x4, must fail the subtests tests/mutants/expect.tsv
+# lists for it, and fail by failed tests only (qemu/mutant-check.sh). The
+# first build reuses v2's objects through ccache, the others rebuild
+# kernel/sched/fair.c: in test-full.
+## v2 with steering inert, no preference, a lowest-LLC preference, or no
+## balancer hold (tests/mutants/) must fail the subtests
+## tests/mutants/expect.tsv lists for each, and only by failed tests
+mutant-check:
+	@$(MAKE) --no-print-directory initramfs SERIES=v2
+	@qemu/mutant-check.sh $(BUILD) $(MUTANTS)
+
 # make test, plus what needs more kernels (v2-nodebug, v1, nofeature): v2
 # without its DEBUG patch on 2x2x4, the unpatched kernel on the other
 # topologies, v1's steering baseline on 2x2x4, make lb-compare, and the v2
 # tests' negative control. Run it before posting.
 ## test, then fresh-check FRESH=full, FRESH_AS=user and FRESH=plants, v2-nodebug on
 ## 2x2x4, none on the other topologies, v1 on 2x2x4, lb-compare,
-## nofeature-check and debug-check; run it before posting
+## nofeature-check, mutant-check and debug-check; run it before posting
 test-full: test
 	@$(MAKE) --no-print-directory fresh-check FRESH=full FRESH_AS=root
 	@$(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=user
@@ -315,6 +331,7 @@ test-full: test
 	@$(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
 	@$(MAKE) --no-print-directory nofeature-check
+	@$(MAKE) --no-print-directory mutant-check
 	@$(MAKE) --no-print-directory debug-check
 
 ## remove logs, guest programs and initramfs images
