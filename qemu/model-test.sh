@@ -3,7 +3,9 @@
 # test, so that the boot without the model passes something) booted once
 # without the model and once with it (qemu/plugins/llc.c), on 2x2x4, then
 # with it on 1x2x4x2 (SMT siblings in the map); the modeled boots' counts
-# and geometry are judged by qemu/verdict.sh (qemu/model-judge.sh). Prints
+# and geometry are judged by qemu/verdict.sh (qemu/model-judge.sh).
+# 2x2x4 has four LLCs, so the three-LLC case runs there; 1x2x4x2 has two,
+# where it skips (tests/expect.tsv). Prints
 # the model's slowdown: the host time of the same boot with it and without.
 #
 #   qemu/model-test.sh KERNEL INITRAMFS LOGROOT PLUGIN
