@@ -169,7 +169,8 @@ subtests() {
 			n = 0 }' "$1"
 }
 
-trap 'if [ -s "$mark" ]; then git -C "$src" apply -R "$mdir/$(cat "$mark").patch" && rm -f "$mark"; fi' EXIT
+[ "${MUTANT_JUDGE_ONLY:-0}" = 1 ] ||
+	trap 'if [ -s "$mark" ]; then git -C "$src" apply -R "$mdir/$(cat "$mark").patch" && rm -f "$mark"; fi' EXIT
 bad=0 summary=
 for m in $want; do
 	logs=$build/logs/mutant-$m
