@@ -639,9 +639,14 @@ static void measure(struct run *r, double secs)
 			double s;
 
 			metric("distinct_pref_llcs", (p0 >= 0) + (p1 >= 0 && p1 != p0));
-			/* the processes that sat most in the LLC v2 prefers for them */
-			metric("pref_is_top_llc", (p0 >= 0 && p0 == crew_top(r, 0, &s)) +
-			       (p1 >= 0 && p1 == crew_top(r, 1, &s)));
+			/*
+			 * the processes that sat most in the LLC v2 prefers for
+			 * them (/proc names an LLC by its first CPU, crew_top()
+			 * by its index)
+			 */
+			metric("pref_is_top_llc",
+			       (p0 >= 0 && llc_of_cpu_id(&map, p0) == crew_top(r, 0, &s)) +
+			       (p1 >= 0 && llc_of_cpu_id(&map, p1) == crew_top(r, 1, &s)));
 		}
 	}
 	scan_cost(&t.scans, r->secs);
