@@ -38,8 +38,7 @@
  *   numa_follows_preferred_node
  *                   NUMA balancing on: a process whose memory is on one
  *                   node gathers in an LLC of that node, and follows its
- *                   memory to the other node; with the feature off it
- *                   does not gather
+ *                   memory to the other node
  *   lb.full_llc_beside_idle
  *                   as many always-busy threads as an LLC has CPUs, gathered
  *                   in one LLC beside idle ones: the idle LLCs take work
@@ -1435,8 +1434,6 @@ static unsigned long long thread_oncpu_ns(struct crew *c, int i)
  * on 2x2x4 in three runs in a row: 4, 8 and 16 s at the start, 34, 42 and
  * 102 s after the move, of which 26 to 70 s until NUMA balancing's
  * preferred node changed). Each window's shares per LLC are printed.
- * First, the same start with the feature off must not gather
- * (numa_off_control()).
  */
 #define NUMA_BUF_BYTES	(4UL << 20)
 #define NUMA_PIN_NS	500000000ULL
@@ -1541,20 +1538,6 @@ static int numa_preferred(struct crew *c)
 	return nid;
 }
 
-/* The crew's share of its last window on node @nid (%) */
-static double numa_node_share(struct crew *c, int nid)
-{
-	long on = 0, all = 0;
-
-	for (int i = 0; i < c->n; i++)
-		for (int k = 0; k < map.nllc; k++) {
-			all += c->sh->w[i].samples[k];
-			if (node_of_cpu(map.first_cpu[k]) == nid)
-				on += c->sh->w[i].samples[k];
-		}
-	return all ? 100.0 * on / all : 0;
-}
-
 /* One window of NUMA_SETTLE_S: the workers' samples count from its start */
 static void numa_window(struct crew *c, struct placement *pl)
 {
@@ -1592,67 +1575,6 @@ static double numa_gather(struct crew *c, int nid, double wait, struct placement
 			return mono_s() - t0;
 	}
 	return -1;
-}
-
-/*
- * The control (audit-v3 T16): NUMA balancing alone brings the threads to
- * their memory's node, and 3 light threads on a node of two 4-CPU LLCs
- * could sit in one of them by chance. So the same crew, started the same
- * way (pinned to node B, memory on A, released), runs first with the
- * feature off. Once NUMA balancing has brought them to node A (AGG_ON_MIN
- * of a NUMA_SETTLE_S window there, within NUMA_WAIT_S, the on phase's
- * allowance; where it does not, they are judged where they are), one of
- * AGG_OFF_TRIES windows of NUMA_SETTLE_S must have at most AGG_OFF_MAX
- * of the threads' time in one LLC, the aggregation test's control and
- * tolerance (the unpatched balancer spreads 3 threads 2 + 1, 67%). With
- * it, the on phases' 90% in one LLC is v2's doing. Measured on 2x2x4
- * (three boots, 2026-12-07, v2 b13984275e86): on node A after 20, 6 and
- * 2 s; the first window then 100%, 90.3% and 93.8% in one LLC (NUMA
- * balancing's moves land together: a single window proves nothing, hence
- * the on phases' second window), the second 73.7%, 66.6% and 66.6%.
- */
-
-static void numa_off_control(struct __test_metadata *_metadata, int other)
-{
-	struct placement pl = { .top_llc = -1 };
-	double t0, on_a = 0;
-	struct crew c;
-	cpu_set_t s;
-	int tries = 0;
-
-	sched_feat_set("SCHED_CACHE", 0);
-	crew_start_fn(&c, fit_threads(), duty_worker, numa_setup);
-	CPU_ZERO(&s);
-	for (int cpu = 0; cpu < map.ncpus; cpu++)
-		if (node_of_cpu(cpu) == other)
-			CPU_SET(cpu, &s);
-	EXPECT_EQ(0, crew_pin(&c, &s));
-	sleep_ns(NUMA_PIN_NS);
-	all_cpus(&map, &s);
-	EXPECT_EQ(0, crew_pin(&c, &s));
-	t0 = mono_s();
-	/* until NUMA balancing has brought them to node A, or the on phase's time is up */
-	while (on_a < AGG_ON_MIN && mono_s() - t0 < NUMA_WAIT_S) {
-		numa_window(&c, &pl);
-		on_a = numa_node_share(&c, numa_home);
-	}
-	ksft_print_msg("numa: SCHED_CACHE off: %.1f%% on node %d, the memory's, after %.1f s; "
-		       "NUMA preferred node %d\n", on_a, numa_home, mono_s() - t0,
-		       numa_preferred(&c));
-	while (tries++ < AGG_OFF_TRIES) {
-		numa_window(&c, &pl);
-		ksft_print_msg("numa: SCHED_CACHE off, window %d of %d: top LLC %d (node %d) %.1f%% "
-			       "(at most %.0f%%), %.1f%% on node %d\n",
-			       tries, AGG_OFF_TRIES, pl.top_llc,
-			       pl.top_llc >= 0 ? node_of_cpu(map.first_cpu[pl.top_llc]) : -1,
-			       pl.share_pct, AGG_OFF_MAX, numa_node_share(&c, numa_home), numa_home);
-		if (pl.share_pct <= AGG_OFF_MAX)
-			break;
-	}
-	crew_stop(&c);
-	sched_feat_set("SCHED_CACHE", 1);
-	EXPECT_LT(0, pl.total);
-	EXPECT_LE(pl.share_pct, AGG_OFF_MAX) TH_LOG("gathered in one LLC without the feature");
 }
 
 /*
@@ -1714,8 +1636,6 @@ TEST_F_TIMEOUT(balance, numa_follows_preferred_node, 360)
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, numa_ctl);
 	atomic_store(&numa_ctl->move_to, -1);
-
-	numa_off_control(_metadata, other);
 
 	trace_reset();
 	trace_on(1);
