@@ -51,6 +51,9 @@ SWEEP_SECS ?= 6
 BENCH_MODEL ?= 1
 ## make bench: measured seconds of each workload under the model
 MODEL_SECS ?= 5
+## make bench: boots of each kernel for the latency workload (its p99 is
+## judged by boot: the first is the plain boot, the others latency only)
+LAT_BOOTS  ?= 3
 ## make fresh-check: quick (make deps and the first builds), full (also a
 ## kernel build and one boot of the unpatched kernel on 2x2x4), or plants
 ## (its self-test: the missing dpkg-dev and git identity planted back must
@@ -77,7 +80,7 @@ ICOUNT_SHIFT ?=
 ICOUNT_SLEEP ?=
 
 KUNIT_PY   := $(abspath $(BUILD))/linux-base/tools/testing/kunit/kunit.py
-export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS SWEEP_SECS MODEL_SECS ICOUNT ICOUNT_SHIFT ICOUNT_SLEEP
+export TIMEOUT GUEST_TIMEOUT APPEND KUNIT_PY SECS SWEEP_SECS MODEL_SECS LAT_BOOTS ICOUNT ICOUNT_SHIFT ICOUNT_SLEEP
 
 SRC        := $(BUILD)/src-$(SERIES)
 OUT        := $(BUILD)/out-$(SERIES)$(if $(filter base,$(CONFIG)),,-$(CONFIG))
