@@ -544,7 +544,7 @@ int main(void)
 		ksft_print_msg("v2 on: top LLC %d at %.1f%% (at least %.0f%%), preferred LLC %d\n",
 			       on.top_llc, on.share_pct, V2_SHARE_ON_MIN, con.pref);
 	if (is_v2)
-		ksft_print_msg("v2 on: wakeups across LLCs into the preferred LLC %ld (at least %d); "
+		ksft_print_msg("v2 on: wakeups across LLCs into the preferred LLC: %ld (at least %d); "
 			       "wakeups into it %ld of %ld (at least %.0f%%); v2's count of "
 			       "its steering decisions %ld (not judged)\n",
 			       con.wake_moves_in, V2_STEER_ON_MIN, con.wakes_in, con.wakes,
