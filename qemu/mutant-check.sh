@@ -44,7 +44,7 @@ topo=${MUTANT_TOPOLOGY:-2x2x4}
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 initrd=$build/initramfs-v2-base.cpio.gz
-[ -s "$initrd" ] || die "$initrd not found (make initramfs SERIES=v2)"
+[ "${MUTANT_JUDGE_ONLY:-0}" = 1 ] || [ -s "$initrd" ] || die "$initrd not found (make initramfs SERIES=v2)"
 
 # the mutants to run, each with at least one subtest that must fail
 all=$(ls "$mdir"/*.patch 2>/dev/null | sed 's|.*/||; s|\.patch$||')

@@ -18,8 +18,8 @@ rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
 # by section: clean + splats, splat sources 2, identity 2, fixtures 9, noted 1, taint 3, expectations 15,
 # nofeature 3, bench acceptance 10, debug record 5, table 3, checks 15, sweep 14, model 13,
-# help 3, catalogue 1, extra.awk 5, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 10 + 5 + 3 + 15 + 14 + 13 + 3 + 1 + 5 + 9 ))
+# help 3, catalogue 1, extra.awk 5, mutants 3, boots 7 and 2 looks at their results
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 10 + 5 + 3 + 15 + 14 + 13 + 3 + 1 + 5 + 3 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -543,6 +543,38 @@ extra_awk FAIL nested-notok 'KTAP version 1\n1..1\n    KTAP version 1\n    1..1\
 extra_awk PASS skip-plan 'KTAP version 1\n1..0 # SKIP no such device\n' 'KTAP: 0 passed, 0 failed, 0 skipped'
 extra_awk PASS skip-todo 'KTAP version 1\n1..2\nnot ok 1 a # SKIP no disk\nnot ok 2 b # TODO\n' \
 	'KTAP: 0 passed, 0 failed, 1 skipped, 1 todo'
+
+# The mutants' judge (qemu/mutant-check.sh, judging only) on boots
+# written from tests/mutants/expect.tsv: every listed subtest not ok and
+# the verdict failed for its tests only passes; a listed subtest that
+# passed, or a splat beside the failed tests, fails the check
+mutants() {	# PASS|FAIL NAME WHY [PLANT]
+	local want=$1 name=$2 why=$3 plant=${4:-} b=$work/mutants-$2 got=PASS m d p
+	mkdir -p "$b"
+	for m in $(awk -F'\t' '!/^#/ && NF { print $1 }' "$top/tests/mutants/expect.tsv" | sort -u); do
+		d=$b/logs/mutant-$m/2x2x4; mkdir -p "$d"
+		echo 'boot-test: 0 passed, 1 failed' >"$b/logs/mutant-$m.log"
+		{
+			echo 'KTAP version 1'
+			for p in $(awk -F'\t' -v m="$m" '$1 == m { print $2 }' "$top/tests/mutants/expect.tsv" | sort -u); do
+				awk -F'\t' -v m="$m" -v p="$p" '$1 == m && $2 == p { print "    not ok " ++i " " $3 }' \
+					"$top/tests/mutants/expect.tsv"
+				echo "not ok 1 $p"
+			done
+		} >"$d/results.ktap"
+		printf 'verdict: FAIL: failed tests: steering\nverdict: FAIL\n' >"$d/verdict.log"
+	done
+	d=$b/logs/mutant-$(awk -F'\t' '!/^#/ && NF { print $1; exit }' "$top/tests/mutants/expect.tsv")/2x2x4
+	case $plant in
+	pass)	sed -i '0,/^    not ok /s/^    not ok /    ok /' "$d/results.ktap" ;;
+	splat)	sed -i '1i verdict: FAIL: a kernel splat in the console: BUG: KASAN: slab-use-after-free' "$d/verdict.log" ;;
+	esac
+	MUTANT_JUDGE_ONLY=1 "$top/qemu/mutant-check.sh" "$b" >"$b.out" 2>&1 || got=FAIL
+	judge "$want" "$got" "mutants-$name" "$b.out" "$why"
+}
+mutants PASS judged ''
+mutants FAIL listed-subtest-passed 'must fail:' pass
+mutants FAIL splat 'failed for more than its tests' splat
 
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {
