@@ -24,14 +24,18 @@ git -C "$tree" rev-parse -q --verify 'tarball^{commit}' >/dev/null ||
 # The diff's every format option is pinned: a user's git settings (prefixes,
 # algorithm, renames, context, order) must not change it
 set -o pipefail
-{
+id=$({
 git -C "$tree" -c core.quotePath=true -c diff.noprefix=false -c diff.mnemonicPrefix=false \
 	-c diff.relative=false diff --binary --full-index --no-ext-diff --no-textconv --no-color \
 	--no-renames --diff-algorithm=myers -U3 --inter-hunk-context=0 --src-prefix=a/ \
 	--dst-prefix=b/ -O/dev/null tarball -- .
-git -C "$tree" -c core.quotePath=true ls-files -o --exclude-standard -- . \
-	':(exclude,top).series-stamp' ':(exclude,top).check-*' | LC_ALL=C sort |
-	while IFS= read -r f; do
-		printf 'untracked %s %s\n' "$f" "$(git -C "$tree" hash-object -- "$f")"
+# NUL-separated: a name git would quote (non-ASCII, a newline) is still
+# the file's own name; a file that cannot be hashed is an error
+git -C "$tree" ls-files -z -o --exclude-standard -- . \
+	':(exclude,top).series-stamp' ':(exclude,top).check-*' | LC_ALL=C sort -z |
+	while IFS= read -r -d '' f; do
+		h=$(git -C "$tree" hash-object -- "$f") || die "cannot hash untracked $tree/$f"
+		printf 'untracked %s %s\n' "$f" "$h"
 	done
-} | sha1sum | cut -c1-12
+} | sha1sum | cut -c1-12) || exit 1
+echo "$id"

@@ -81,22 +81,25 @@ printf 'sched: RT throtling activated\n' >"$work/splats-typo.txt"
 rc=PASS; "$top/qemu/splats-source.sh" "$build/linux-base" "$work/splats-typo.txt" >"$work/splats-typo.out" 2>&1 || rc=FAIL
 judge FAIL "$rc" splat-pattern-typo-found "$work/splats-typo.out" "DEAD: splats-typo.txt"
 # the code's identity (qemu/identity.sh) on a small repository with the
-# tag it diffs from: an untracked source file changes it, the harness's
-# .series-stamp does not
+# tag it diffs from: an untracked source file changes it (one whose name
+# git would quote, too), the harness's .series-stamp and .check-* do not
 r=$work/identity; rm -rf "$r"; mkdir -p "$r/kernel"
 echo 'int a;' >"$r/kernel/a.c"
 git -C "$r" init -q && git -C "$r" add . &&
 	git -C "$r" -c user.name=selftest -c user.email=selftest@localhost commit -qm base &&
 	git -C "$r" tag tarball
 echo 'int a = 1;' >"$r/kernel/a.c"
-id0=$("$top/qemu/identity.sh" "$r")
-echo stamp >"$r/.series-stamp"
-id1=$("$top/qemu/identity.sh" "$r")
-echo 'int b;' >"$r/kernel/b.c"
-id2=$("$top/qemu/identity.sh" "$r")
-echo "identities: changed $id0, with a stamp $id1, with an untracked kernel/b.c $id2" >"$work/identity.out"
+id0=$("$top/qemu/identity.sh" "$r" 2>&1) || id0="failed: $id0"
+echo stamp >"$r/.series-stamp"; echo map >"$r/.check-map"
+id1=$("$top/qemu/identity.sh" "$r" 2>&1) || id1="failed: $id1"
+echo 'int b;' >"$r/kernel/b$(printf '\303\251').c"
+id2=$("$top/qemu/identity.sh" "$r" 2>&1) || id2="failed: $id2"
+echo 'int b = 2;' >"$r/kernel/b$(printf '\303\251').c"
+id3=$("$top/qemu/identity.sh" "$r" 2>&1) || id3="failed: $id3"
+echo "identities: changed $id0; with the stamps $id1; with an untracked kernel/b(e-acute).c $id2, changed $id3" >"$work/identity.out"
 judge PASS "$([ "$id0" = "$id1" ] && echo PASS || echo FAIL)" identity-ignores-stamp "$work/identity.out"
-judge PASS "$([ "$id1" != "$id2" ] && echo PASS || echo FAIL)" identity-sees-untracked-file "$work/identity.out"
+judge PASS "$(case $id2$id3 in *failed*) echo FAIL ;; *) [ "$id1" != "$id2" ] && [ "$id2" != "$id3" ] && echo PASS || echo FAIL ;; esac)" \
+	identity-sees-untracked-file "$work/identity.out"
 # what TCG makes routine is reported, not failed
 d=$(fixture noted)
 echo '[   64.603076] hrtimer: interrupt took 12922230 ns' >>"$d/console.log"
