@@ -309,8 +309,9 @@ nofeature-check:
 # (tests/mutants/*.patch), one mutant at a time in the check's own tree,
 # booted as v2 on 2x2x4, must fail the subtests tests/mutants/expect.tsv
 # lists for it, and fail by failed tests only (qemu/mutant-check.sh). The
-# first build reuses v2's objects through ccache, the others rebuild
-# kernel/sched/fair.c: in test-full.
+# first build starts from a copy of v2's own build when that is of the same
+# code (as root, in a private mount namespace; a cold build otherwise), the
+# others rebuild kernel/sched/fair.c: in test-full.
 ## v2 with steering inert, no preference, a lowest-LLC preference, or no
 ## balancer hold (tests/mutants/) must fail the subtests
 ## tests/mutants/expect.tsv lists for each, and only by failed tests

@@ -21,8 +21,10 @@ out=$(cd "$out" && pwd)
 # (a clean clone running make sweep BUILD=...) reuses that folder's
 # cache instead of starting a cold one under its own build/
 build=$(dirname "$out")
-# one kernel build at a time on this machine's cores: a second one waits
-# for the first (the lock is released when this script exits)
+# one kernel build at a time per build folder (make kernel, make bench,
+# make sweep of one checkout): a second one waits for the first (the lock
+# is released when this script exits); make check's builds and another
+# BUILD= folder do not take it
 exec 9>"$build/.kernel.lock"
 flock -n 9 || { echo "kernel: waiting for another kernel build to finish ($build/.kernel.lock)" >&2; flock 9; }
 : "${CCACHE_DIR:=$build/ccache}"

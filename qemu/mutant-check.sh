@@ -178,6 +178,9 @@ for m in $want; do
 	dir=$logs/$topo
 	if [ "${MUTANT_JUDGE_ONLY:-0}" = 1 ]; then
 		brc=$(sed -n 's/^boot-test: [0-9]* passed, \([0-9]*\) failed$/\1/p' "$logs.log" 2>/dev/null || true)
+		# the boots judged again must be of this very mutant
+		[ "$(cat "$logs.patch" 2>/dev/null)" = "$(sha1sum <"$mdir/$m.patch")" ] ||
+			brc=stale
 		built=- secs=-
 	else
 		git -C "$src" apply --check "$mdir/$m.patch" ||
@@ -194,6 +197,7 @@ for m in $want; do
 		built=$(( $(date +%s) - start ))
 
 		rm -rf "$logs"
+		sha1sum <"$mdir/$m.patch" >"$logs.patch"
 		brc=0
 		# the programs of the subtests it must fail
 		tests=$(awk -F'\t' -v m="$m" '$1 == m { print $2 }' "$table" | sort -u | paste -sd, -)
@@ -208,7 +212,11 @@ for m in $want; do
 	if [ ! -s "$dir/results.ktap" ] || [ ! -s "$dir/verdict.log" ]; then
 		fail "no judged results (see $logs.log)"
 	else
-		[ "$brc" != 0 ] || fail "the boot passed: no test noticed the mutant"
+		case $brc in
+		0)	fail "the boot passed: no test noticed the mutant" ;;
+		'')	fail "no boot-test summary in $logs.log" ;;
+		stale)	fail "the logs are of another $m.patch than today's: boot it again" ;;
+		esac
 		# why the verdict failed: failed tests only (the kernel's KTAP
 		# parser exits non-zero on them too, and says it completed)
 		other=$(sed -n 's/^verdict: FAIL: //p' "$dir/verdict.log" |

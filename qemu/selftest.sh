@@ -18,8 +18,8 @@ rm -rf "$work"; mkdir -p "$work"
 n=0 failed=0
 # by section: clean + splats, splat sources 2, identity 2, fixtures 9, noted 1, taint 3, expectations 15,
 # nofeature 3, bench acceptance 10, debug record 5, table 3, checks 15, sweep 14, model 13,
-# help 3, catalogue 1, extra.awk 5, mutants 3, boots 7 and 2 looks at their results
-plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 10 + 5 + 3 + 15 + 14 + 13 + 3 + 1 + 5 + 3 + 9 ))
+# help 3, catalogue 1, extra.awk 5, mutants 4, boots 7 and 2 looks at their results
+plan=$(( 1 + $(grep -vc '^#' "$fx/splats.txt") + 2 + 2 + 9 + 1 + 3 + 15 + 3 + 10 + 5 + 3 + 15 + 14 + 13 + 3 + 1 + 5 + 4 + 9 ))
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -557,6 +557,7 @@ mutants() {	# PASS|FAIL NAME WHY [PLANT]
 	for m in $(awk -F'\t' '!/^#/ && NF { print $1 }' "$top/tests/mutants/expect.tsv" | sort -u); do
 		d=$b/logs/mutant-$m/2x2x4; mkdir -p "$d"
 		echo 'boot-test: 0 passed, 1 failed' >"$b/logs/mutant-$m.log"
+		sha1sum <"$top/tests/mutants/$m.patch" >"$b/logs/mutant-$m.patch"
 		{
 			echo 'KTAP version 1'
 			for p in $(awk -F'\t' -v m="$m" '$1 == m { print $2 }' "$top/tests/mutants/expect.tsv" | sort -u); do
@@ -571,6 +572,7 @@ mutants() {	# PASS|FAIL NAME WHY [PLANT]
 	case $plant in
 	pass)	sed -i '0,/^    not ok /s/^    not ok /    ok /' "$d/results.ktap" ;;
 	splat)	sed -i '1i verdict: FAIL: a kernel splat in the console: BUG: KASAN: slab-use-after-free' "$d/verdict.log" ;;
+	stale)	echo 0 >"${d%/*}.patch" ;;
 	esac
 	MUTANT_JUDGE_ONLY=1 "$top/qemu/mutant-check.sh" "$b" >"$b.out" 2>&1 || got=FAIL
 	judge "$want" "$got" "mutants-$name" "$b.out" "$why"
@@ -578,6 +580,7 @@ mutants() {	# PASS|FAIL NAME WHY [PLANT]
 mutants PASS judged ''
 mutants FAIL listed-subtest-passed 'must fail:' pass
 mutants FAIL splat 'failed for more than its tests' splat
+mutants FAIL stale-logs 'logs are of another' stale
 
 # Boot cases: the real kernel and a guest that goes wrong on purpose.
 boot() {
