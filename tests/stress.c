@@ -12,7 +12,10 @@
  * normal boot test. Every storm also has a time limit: hitting it before
  * the count is done fails the test, naming how far it got. Each storm
  * prints one "stress:" line with what it ran; boot-test repeats those
- * lines in its summary.
+ * lines in its summary. Each storm also notes its start and end in the
+ * kernel log ("cas-stress: NAME: started", ".. done"), which reaches the
+ * console as it happens: a boot killed at its time limit (the debug
+ * kernel's run about 70 minutes) shows in console.log how far it got.
  *
  *   storm (full count / short count): what it checks
  *   exec_from_every_thread (1000 / 200): exec from thread position r % 4
@@ -156,9 +159,26 @@ static pid_t canary_start(void)
 	_exit(0);
 }
 
+/* A progress line in the kernel log (console.log), where output is kept */
+static void note_kmsg(const char *name, const char *what)
+{
+	char line[160];
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	int len;
+
+	if (fd < 0)
+		return;
+	len = snprintf(line, sizeof(line), "cas-stress: %s: %s\n", name, what);
+	if (len > 0 && write(fd, line, len) < 0)
+		;	/* a progress note only: nothing to judge */
+	close(fd);
+}
+
 FIXTURE_SETUP(stress)
 {
 	ssize_t n;
+
+	note_kmsg(_metadata->name, "started");
 
 	ASSERT_EQ(0, llc_map_read(&map));
 	n = readlink("/proc/self/exe", self->self, sizeof(self->self) - 1);
@@ -225,6 +245,7 @@ static void report(struct __test_metadata *_metadata, FIXTURE_DATA(stress) *self
 	if (self->traced)
 		printf(", %ld of the storm's processes", storm[0]);
 	printf("\n");
+	note_kmsg(counts[which].name, "done");
 	EXPECT_EQ(rounds_of(which), done) TH_LOG("time limit reached");
 	EXPECT_EQ(0, failed);
 	if (self->canary > 0)
