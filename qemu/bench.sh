@@ -45,7 +45,7 @@ die() { printf 'bench: error: %s\n' "$*" >&2; exit 2; }
 # No KUnit suite runs in a benchmark boot (kunit.enable=0; only v2 has one):
 # on 2x1x4, where v2 is inert, booting with its suite run doubled
 # hackbench's cross-LLC wakeups; without it they matched the unpatched
-# kernel's (CHANGELOG, patch 8 notes).
+# kernel's (CHANGELOG, patch 9 notes).
 append="kunit.enable=0${APPEND:+ $APPEND}"
 
 case $runs in ''|*[!0-9]*|0) die "RUNS=$runs: give a positive number of runs" ;; esac

@@ -267,12 +267,14 @@ sed '2s/ config=base / config=debug /' "$fx/v2-2x2x4-results.log" >"$dlog/result
 printf 'verdict: PASS\n' >"$dlog/verdict.log"
 echo 'qemu-system-x86_64 -append "cas.stress=full"' >"$dlog/qemu.cmd"
 "$top/qemu/debug-record.sh" "$dlog" "$ddir" >"$ddir.rec" 2>&1 || true
-dacc PASS debug-accepted "v2 b13984275e86 passed on the debug kernel (2x2x4, stress full" b13984275e86
-dacc FAIL debug-stale-identity "the debug kernel ran v2 b13984275e86, but the series is 0123456789ab" 0123456789ab
+# the identity of the code the captured boot ran (its release's last part)
+fid=$(sed -n '2s/^# cas: [^ ]*-cas-\([0-9a-f]*\) .*/\1/p' "$fx/v2-2x2x4-results.log")
+dacc PASS debug-accepted "v2 $fid passed on the debug kernel (2x2x4, stress full" "$fid"
+dacc FAIL debug-stale-identity "the debug kernel ran v2 $fid, but the series is 0123456789ab" 0123456789ab
 sed -i 's/^STRESS=.*/STRESS=short/' "$ddir/run.env"
-dacc FAIL debug-short-storms "its storms ran at STRESS=short counts, not full" b13984275e86
+dacc FAIL debug-short-storms "its storms ran at STRESS=short counts, not full" "$fid"
 sed -i 's/^STRESS=.*/STRESS=full/; s/^VERDICT=.*/VERDICT=failed/' "$ddir/run.env"
-dacc FAIL debug-failed "its verdict did not pass" b13984275e86
+dacc FAIL debug-failed "its verdict did not pass" "$fid"
 printf 'verdict: FAIL: kernel splat\nverdict: FAIL (logs in x)\n' >"$dlog/verdict.log"
 rm -rf "$ddir"; got=PASS
 "$top/qemu/debug-record.sh" "$dlog" "$ddir" >"$ddir.rec" 2>&1 && got=FAIL

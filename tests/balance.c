@@ -15,9 +15,21 @@
  *                   spread with it off (in one of 3 starts); the
  *                   threads' moves out of the preferred LLC and into it
  *                   are counted and printed
- *   two_processes   two such processes, started in one LLC, end up
- *                   preferring different LLCs, each gathered in the LLC
- *                   it prefers
+ *   two_processes   two processes contending for one LLC (each half of its
+ *                   cores' worth, together past the steering limit),
+ *                   started in it, end up preferring different LLCs, each
+ *                   gathered in the LLC it prefers
+ *   client_server_pair
+ *                   a client and a server process whose threads call each
+ *                   other over pipes, each process first gathered in its
+ *                   own LLC: the pairs then run in one LLC as often as
+ *                   with the feature off (sync wakeups are not steered)
+ *   pull_busy_thread
+ *                   a thread that never sleeps, left in another LLC than
+ *                   its process prefers, is pulled there by the balancer
+ *                   (CACHE_PULL; with that feature off it stays), and no
+ *                   CPU of the preferred LLC runs two of the process's
+ *                   threads meanwhile
  *   switching       pinned into another LLC, a process's preference follows
  *                   within a bounded number of scans; released, it stays put
  *   saturation      twice as many always-busy threads as an LLC has CPUs:
@@ -162,15 +174,21 @@ static void watched_start(struct crew *c, int n, enum crew_kind kind)
 	watch_add(c->pid);
 }
 
-static void watched_stop(struct crew *c)
+/* Stop watching process @pid (its samples are gone after) */
+static void watch_end(pid_t pid)
 {
-	struct v2_watch *w = watch_of(c->pid);
+	struct v2_watch *w = watch_of(pid);
 
 	if (w) {
 		if (v2_watch_stop(w))
-			ksft_print_msg("the watch of process %d stopped early\n", c->pid);
+			ksft_print_msg("the watch of process %d stopped early\n", pid);
 		v2_watch_free(w);
 	}
+}
+
+static void watched_stop(struct crew *c)
+{
+	watch_end(c->pid);
 	crew_stop(c);
 }
 
@@ -420,15 +438,57 @@ TEST_F_TIMEOUT(balance, aggregation, 120)
 }
 
 /*
- * Two processes: both are started in one LLC (pinned there until both
- * prefer it, as fork balancing sometimes leaves them), then released.
- * With nothing else to separate them, the scan's spreading must: after
- * SPREAD_SETTLE_NS they prefer different LLCs. The spread needs
+ * Two processes contending for one LLC: both are started in it (pinned
+ * there until both prefer it, as fork balancing sometimes leaves them),
+ * then released. Each has max(2, cores) threads busy in 2 ms bursts for
+ * half the LLC's cores in all (contend_start()): alone, a process fits
+ * (under overagg_mm_util_pct, 75%); together they are past the steering
+ * limit (overagg_util_pct, 75%), which is what spreading acts on. (Two
+ * light processes sharing an LLC stay: they may be a client and its
+ * server.) With nothing else to separate them, the scan's spreading must:
+ * after SPREAD_SETTLE_NS they prefer different LLCs. The spread needs
  * 2 x switch_scans scans and the threads' next wakeups, well under a
  * second (the claim of an LLC lasts 50 epochs, 0.5 s); 3 s leave TCG a
  * factor of 3 or more.
  */
 #define SPREAD_SETTLE_NS	3000000000ULL
+#define CONTEND_DUTY_CORES	0.5
+
+/* The cores of LLC @k: its CPUs that are the first of their core */
+static int llc_cores(int k)
+{
+	char path[96];
+	cpu_set_t s;
+	int n = 0;
+
+	for (int cpu = 0; cpu < map.ncpus; cpu++) {
+		if (map.llc_of[cpu] != k)
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+		if (read_cpulist(path, &s) <= 0) {
+			n++;
+			continue;
+		}
+		for (int c = 0; c < CPU_SETSIZE; c++) {
+			if (CPU_ISSET(c, &s)) {
+				n += c == cpu;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/* A process using CONTEND_DUTY_CORES of LLC @k's cores, watched */
+static void contend_start(struct crew *c, int k)
+{
+	int cores = llc_cores(k), n = cores < 2 ? 2 : cores;
+
+	burst_duty = CONTEND_DUTY_CORES * cores / n;
+	crew_start_fn(c, n, burst_worker, NULL);
+	watch_add(c->pid);
+}
 
 TEST_F_TIMEOUT(balance, two_processes, 120)
 {
@@ -444,8 +504,8 @@ TEST_F_TIMEOUT(balance, two_processes, 120)
 	llc_mask(home, &s);
 	trace_reset();
 	trace_on(1);
-	watched_start(&a, fit_threads(), FIT);
-	watched_start(&b, fit_threads(), FIT);
+	contend_start(&a, home);
+	contend_start(&b, home);
 	EXPECT_EQ(0, crew_pin(&a, &s) + crew_pin(&b, &s));
 	sleep_ns(1500000000ULL);
 	tally(&sa, a.pid, 0, -1);
@@ -483,6 +543,290 @@ TEST_F_TIMEOUT(balance, two_processes, 120)
 	EXPECT_EQ(pb.top_llc, tb.last_pref);
 	EXPECT_GE(pa.share_pct, AGG_ON_MIN);
 	EXPECT_GE(pb.share_pct, AGG_ON_MIN);
+}
+
+/*
+ * A client and its server (review-v3 N3): two processes of PAIR_THREADS
+ * threads, thread i of the client calling thread i of the server over a
+ * pipe pair (a pipe write wakes the reader WF_SYNC), PAIR_WORK_NS of work
+ * on each side of a call. Each process is first pinned to its own LLC of
+ * a node for PAIR_PIN_NS, so that each prefers its own, then both are
+ * released. wake_affine() puts a sync wakee beside its waker; the wakee's
+ * preference must not take it back to its own LLC, nor the balancer pull
+ * it there (it sleeps at every call). Over PAIR_WINDOW_NS after
+ * PAIR_SETTLE_NS, sampled every 10 ms: the share of samples in which both
+ * threads of a pair last ran in one LLC, with the feature on and with it
+ * off (the control, the unpatched behaviour); on must be at least off
+ * less PAIR_SLACK_PCT points. The wakeups' landing varies from run to run
+ * (the pairs that start apart meet at the first calls); 10 points of
+ * slack for that. Skips where an LLC has fewer than two CPUs a pair: the
+ * pairs then fill it, and the unpatched kernel itself leaves a pair split
+ * across LLCs in some runs (1x4x2, with the feature off: 37.5% to 100% of
+ * samples together, in 14 runs).
+ */
+#define PAIR_THREADS	2
+#define PAIR_WORK_NS	20000ULL
+#define PAIR_PIN_NS	1500000000ULL
+#define PAIR_SETTLE_NS	1000000000ULL
+#define PAIR_WINDOW_NS	2000000000ULL
+#define PAIR_SAMPLE_NS	10000000ULL
+#define PAIR_SLACK_PCT	10.0
+
+static int pair_ab[PAIR_THREADS][2], pair_ba[PAIR_THREADS][2];
+static struct crew_shm *pair_sh;
+static int pair_role;	/* in the child: 0 the client, 1 the server */
+
+static void pair_client_setup(struct crew *c)
+{
+	pair_sh = c->sh;
+	pair_role = 0;
+}
+
+static void pair_server_setup(struct crew *c)
+{
+	pair_sh = c->sh;
+	pair_role = 1;
+}
+
+static void *pair_worker(void *arg)
+{
+	struct worker *w = arg;
+	int i = w - pair_sh->w;
+	int in = pair_role ? pair_ab[i][0] : pair_ba[i][0];
+	int out = pair_role ? pair_ba[i][1] : pair_ab[i][1];
+	char b = 0;
+
+	w->tid = syscall(SYS_gettid);
+	w->last_llc = -1;
+	/* the client makes the first call */
+	if (!pair_role && write(out, &b, 1) != 1)
+		return NULL;
+	while (!atomic_load(w->stop)) {
+		if (read(in, &b, 1) != 1)
+			break;
+		worker_note(w);
+		spin_ns(PAIR_WORK_NS);
+		w->ops++;
+		if (write(out, &b, 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
+/* Stop both: a side that stopped leaves the other blocked in read() */
+static void pair_stop(struct crew *c, struct crew *s)
+{
+	atomic_store(&c->sh->stop, 1);
+	atomic_store(&s->sh->stop, 1);
+	kill(c->pid, SIGKILL);
+	kill(s->pid, SIGKILL);
+	waitpid(c->pid, NULL, 0);
+	waitpid(s->pid, NULL, 0);
+	munmap(c->sh, sizeof(*c->sh));
+	munmap(s->sh, sizeof(*s->sh));
+}
+
+/*
+ * One setting: the share (percent) of samples with both threads of a pair
+ * in one LLC, -1 if the start failed; the preferences at the end in
+ * @prefs (LLC indexes, -1 none).
+ */
+static double pair_run(int on, int prefs[2], long *calls)
+{
+	struct crew c, s;
+	struct tally tc, ts;
+	cpu_set_t sc, ss, all;
+	long same = 0, total = 0;
+	int home = first_shared_node_llc(), ok = 1;
+	double t_rel;
+
+	sched_feat_set("SCHED_CACHE", on);
+	for (int i = 0; i < PAIR_THREADS; i++)
+		if (pipe(pair_ab[i]) || pipe(pair_ba[i]))
+			return -1;
+	llc_mask(home, &sc);
+	llc_mask(llc_same_node(home), &ss);
+	all_cpus(&map, &all);
+	crew_start_fn(&c, PAIR_THREADS, pair_worker, pair_client_setup);
+	crew_start_fn(&s, PAIR_THREADS, pair_worker, pair_server_setup);
+	watch_add(c.pid);
+	watch_add(s.pid);
+	ok = !crew_pin(&c, &sc) && !crew_pin(&s, &ss);
+	sleep_ns(PAIR_PIN_NS);
+	t_rel = mono_s();
+	ok = ok && !crew_pin(&c, &all) && !crew_pin(&s, &all);
+	sleep_ns(PAIR_SETTLE_NS);
+	for (unsigned long long t0 = now_ns(); now_ns() - t0 < PAIR_WINDOW_NS;) {
+		for (int i = 0; i < PAIR_THREADS; i++) {
+			int a = task_cpu_of(c.pid, c.sh->w[i].tid, NULL);
+			int b = task_cpu_of(s.pid, s.sh->w[i].tid, NULL);
+
+			if (a < 0 || b < 0)
+				continue;
+			same += map.llc_of[a] == map.llc_of[b];
+			total++;
+		}
+		sleep_ns(PAIR_SAMPLE_NS);
+	}
+	*calls = 0;
+	for (int i = 0; i < PAIR_THREADS; i++)
+		*calls += s.sh->w[i].ops;
+	tally(&tc, c.pid, t_rel, -1);
+	tally(&ts, s.pid, t_rel, -1);
+	prefs[0] = tc.last_pref;
+	prefs[1] = ts.last_pref;
+	watch_end(c.pid);
+	watch_end(s.pid);
+	pair_stop(&c, &s);
+	for (int i = 0; i < PAIR_THREADS; i++) {
+		close(pair_ab[i][0]);
+		close(pair_ab[i][1]);
+		close(pair_ba[i][0]);
+		close(pair_ba[i][1]);
+	}
+	sched_feat_set("SCHED_CACHE", 1);
+	return ok && total ? 100.0 * same / total : -1;
+}
+
+TEST_F_TIMEOUT(balance, client_server_pair, 120)
+{
+	double on, off;
+	int pon[2], poff[2];
+	long con, coff;
+
+	if (llc_size(&map, first_shared_node_llc()) < 2 * PAIR_THREADS)
+		SKIP(return, "LLCs of fewer than %d CPUs: the pairs fill them", 2 * PAIR_THREADS);
+	trace_reset();
+	trace_on(1);
+	off = pair_run(0, poff, &coff);
+	on = pair_run(1, pon, &con);
+	trace_on(0);
+	ksft_print_msg("client_server_pair: pairs in one LLC %.1f%% on (preferences %d, %d; %ld calls), "
+		       "%.1f%% off (%ld calls)\n", on, pon[0], pon[1], con, off, coff);
+	ASSERT_LE(0, off);
+	ASSERT_LE(0, on);
+	/* the calls ran: the figures are of a live pair */
+	EXPECT_LT(0, con);
+	EXPECT_LT(0, coff);
+	EXPECT_GE(on, off - PAIR_SLACK_PCT);
+}
+
+/*
+ * Pulling (review-v3 N7): a process of two threads that never sleep is
+ * gathered in one LLC (pinned there until it prefers it, PULL_PIN_NS),
+ * then one thread is pinned to another LLC of the node for PULL_AWAY_NS
+ * (shorter than the switch_scans scans a preference needs to move), then
+ * both are released. Nothing else runs: by load the two LLCs are
+ * balanced, and steering has no wakeup to act on; the idle CPUs of the
+ * preferred LLC pull the thread (an active balance of its own type). With
+ * CACHE_PULL off (the control, everything else on) nothing pulls it; the
+ * balancer may still move it home when a passing task (this test's
+ * sampler) shares its CPU, and the hold keeps it there, so the control
+ * is judged on the first PULL_FIRST_NS after the release. Sampled every
+ * 10 ms for PULL_WINDOW_NS after the release, the away thread's CPU:
+ * with CACHE_PULL its share of samples in the preferred LLC over the last
+ * PULL_LAST_NS must be at least PULL_HOME_MIN percent, and without it
+ * over the first PULL_FIRST_NS at most PULL_OFF_MAX; and the two threads
+ * never on one CPU (the LLC has CPUs to spare: no two pulls land on one
+ * CPU). The times to the first sample at home are printed. Skips where an
+ * LLC has fewer than 4 cores (two busy threads are past its steering
+ * limit, which counts cores: nothing is pulled into it).
+ */
+#define PULL_PIN_NS	1500000000ULL
+#define PULL_AWAY_NS	200000000ULL
+#define PULL_WINDOW_NS	3000000000ULL
+#define PULL_LAST_NS	1000000000ULL
+#define PULL_FIRST_NS	1000000000ULL
+#define PULL_HOME_MIN	90.0
+#define PULL_OFF_MAX	50.0
+#define PULL_SAMPLE_NS	10000000ULL
+
+struct pull_result {
+	double first_pct, last_pct;	/* the away thread at home, percent */
+	double home_ms;			/* first sample at home, -1 never */
+	long stacked;			/* samples with both on one CPU */
+	int pref;			/* the preference at the end */
+};
+
+static int pull_run(int pull, int home, struct pull_result *r)
+{
+	long in_first = 0, first = 0, in_last = 0, last = 0;
+	cpu_set_t sh, sa, all;
+	unsigned long long t0, t;
+	struct tally tl;
+	struct crew c;
+	double t_rel;
+	int failed;
+
+	memset(r, 0, sizeof(*r));
+	r->home_ms = -1;
+	sched_feat_set("CACHE_PULL", pull);
+	llc_mask(home, &sh);
+	llc_mask(llc_same_node(home), &sa);
+	all_cpus(&map, &all);
+	crew_start(&c, 2, BUSY);
+	watch_add(c.pid);
+	failed = crew_pin(&c, &sh);
+	sleep_ns(PULL_PIN_NS);
+	failed += sched_setaffinity(c.sh->w[1].tid, sizeof(sa), &sa) != 0;
+	sleep_ns(PULL_AWAY_NS);
+	t_rel = mono_s();
+	failed += crew_pin(&c, &all);
+	for (t0 = now_ns(); (t = now_ns() - t0) < PULL_WINDOW_NS;) {
+		int a = task_cpu_of(c.pid, c.sh->w[0].tid, NULL);
+		int b = task_cpu_of(c.pid, c.sh->w[1].tid, NULL);
+
+		if (a >= 0 && b >= 0) {
+			int at_home = map.llc_of[b] == home;
+
+			r->stacked += a == b;
+			if (at_home && r->home_ms < 0)
+				r->home_ms = t / 1e6;
+			if (t < PULL_FIRST_NS) {
+				in_first += at_home;
+				first++;
+			}
+			if (t >= PULL_WINDOW_NS - PULL_LAST_NS) {
+				in_last += at_home;
+				last++;
+			}
+		}
+		sleep_ns(PULL_SAMPLE_NS);
+	}
+	tally(&tl, c.pid, t_rel, -1);
+	r->pref = tl.last_pref;
+	watch_end(c.pid);
+	crew_stop(&c);
+	sched_feat_set("CACHE_PULL", 1);
+	r->first_pct = first ? 100.0 * in_first / first : -1;
+	r->last_pct = last ? 100.0 * in_last / last : -1;
+	return failed || !first || !last ? -1 : 0;
+}
+
+TEST_F_TIMEOUT(balance, pull_busy_thread, 120)
+{
+	int home = first_shared_node_llc();
+	struct pull_result on, off;
+
+	if (llc_cores(home) < 4)
+		SKIP(return, "LLCs of fewer than 4 cores: two busy threads are past the steering limit");
+	ASSERT_TRUE(sched_feat_exists("CACHE_PULL"));
+	trace_reset();
+	trace_on(1);
+	ASSERT_EQ(0, pull_run(0, home, &off));
+	ASSERT_EQ(0, pull_run(1, home, &on));
+	trace_on(0);
+	ksft_print_msg("pull_busy_thread: the away thread at home (LLC %d) with CACHE_PULL: "
+		       "first second %.1f%%, last %.1f%%, first at home after %.0f ms, preference %d; "
+		       "without: %.1f%%, %.1f%%, %.0f ms, preference %d; samples on one CPU %ld, %ld\n",
+		       home, on.first_pct, on.last_pct, on.home_ms, on.pref,
+		       off.first_pct, off.last_pct, off.home_ms, off.pref, on.stacked, off.stacked);
+	/* the process preferred its LLC throughout: the control is of a pull */
+	EXPECT_EQ(home, on.pref);
+	EXPECT_EQ(home, off.pref);
+	EXPECT_GE(on.last_pct, PULL_HOME_MIN);
+	EXPECT_LE(off.first_pct, PULL_OFF_MAX);
+	EXPECT_EQ(0, on.stacked);
 }
 
 TEST_F_TIMEOUT(balance, switching, 120)

@@ -206,12 +206,12 @@ static double scan_rate(int n, double secs, long *scans)
  * Tolerance: +10% and +2 scans for the epochs cut at both ends.
  *
  * And at least half of one scan per SCAN_BACKOFF_MAX epochs: while the
- * preference is stable, patch 2 spaces the scans out to every 8 epochs at
+ * preference is stable, patch 3 spaces the scans out to every 8 epochs at
  * most (12.5 scans/s with 10 ms epochs), and a scan waits for a thread to
  * come back to user mode (the crew's threads: 3 ms busy, 1 ms asleep).
  * Measured on 2x2x4 (10 ms epochs): 10.0-11.0 scans/s for 2 and 16
  * threads, 1.6 times this floor of 6.25; a scan that stalls (threads that
- * never reach the task work, patch 2's history: 3.4 scans/s) falls below
+ * never reach the task work, patch 3's history: 3.4 scans/s) falls below
  * it.
  */
 #define SCAN_BACKOFF_MAX	8
@@ -485,10 +485,10 @@ TEST(capacity_weighting)
 
 /*
  * A process with more threads running than overagg_threads_pct percent of
- * an LLC's CPUs gets no preferred LLC (patch 8); with the limit off (0)
+ * an LLC's CPUs gets no preferred LLC (patch 9); with the limit off (0)
  * the same process gets one. Always-busy unpinned threads, two per CPU of
  * an LLC: 200%, against the 150% set here. They are also too heavy for an
- * LLC (patch 7, overagg_mm_util_pct): that limit is off for the test, so
+ * LLC (patch 8, overagg_mm_util_pct): that limit is off for the test, so
  * that only the width decides. Tolerances: the first half
  * second of each phase is not judged (the window before it counted other
  * threads); then at most 10% of the samples may show a preferred LLC while
@@ -513,7 +513,7 @@ TEST(wide_process_gets_no_preference)
 		SKIP(return, "needs v2 and a node with several LLCs");
 	old = read_long(KNOBS "overagg_threads_pct", -1);
 	if (old < 0)
-		SKIP(return, "no overagg_threads_pct knob (v2 before patch 8)");
+		SKIP(return, "no overagg_threads_pct knob (v2 before patch 9)");
 	snprintf(saved, sizeof(saved), "%ld", old);
 	old_mm = read_long(KNOBS "overagg_mm_util_pct", -1);
 	ASSERT_LE(0, old_mm) TH_LOG("no overagg_mm_util_pct beside overagg_threads_pct");

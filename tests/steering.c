@@ -64,7 +64,7 @@
  */
 #define STEER_ON_MIN	5
 /*
- * v2's balancer no longer pulls the threads back out (series-v2 patch 7),
+ * v2's balancer no longer pulls the threads back out (series-v2 patch 8),
  * so once gathered they need no more steering: fork balancing starts them
  * on at least two LLCs (33-52% in the top one with the feature off), and
  * only a wakeup brings a thread that sleeps into another LLC (v2's

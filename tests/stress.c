@@ -123,7 +123,7 @@ static unsigned long long deadline_of(int which)
 	return now_ns() + (full_form() ? s : s / 4) * 1000000000ULL;
 }
 
-/* v2's knobs (patch 10's debugfs directory): what these tests need of v2 */
+/* v2's knobs (patch 11's debugfs directory): what these tests need of v2 */
 static int v2(void)
 {
 	return access(SCHED_DEBUGFS "/cache/epoch_ms", F_OK) == 0;
@@ -919,7 +919,7 @@ TEST_F_TIMEOUT(stress, cpu_hotplug, 3000)
 	report(_metadata, self, HOTPLUG, r, failed, extra);
 }
 
-/* The v2 knobs with their ranges (patch 10) */
+/* The v2 knobs with their ranges (patch 11) */
 static const struct knob {
 	const char *name;
 	long min, max;
@@ -955,14 +955,22 @@ static long knob_read(const struct knob *k)
 
 /*
  * Under a busy process and a light one, switch the SCHED_CACHE feature off
- * and on, and set every knob to its minimum, its maximum and back to its
- * value, round after round: every write is taken, and at the end every
- * knob holds its old value again.
+ * and on, then (where the kernel has them) one of the mechanisms'
+ * features in turn, and set every knob to its minimum, its maximum and
+ * back to its value, round after round: every write is taken, and at the
+ * end every knob and feature holds its old value again.
  */
+static const char *const mech_feats[] = {
+	"CACHE_STEER", "CACHE_HOLD", "CACHE_HOLD_FIRM", "CACHE_PULL",
+	"CACHE_SPREAD", "CACHE_FOOTPRINT",
+};
+#define NMECH (sizeof(mech_feats) / sizeof(mech_feats[0]))
+
 TEST_F_TIMEOUT(stress, toggle_feature_and_knobs, 3000)
 {
 	unsigned long long end = deadline_of(TOGGLE);
 	int have_feat = sched_feat_exists("SCHED_CACHE"), have_knobs = v2();
+	int have_mech = sched_feat_exists("CACHE_STEER");
 	long saved[NKNOBS];
 	int r, failed = 0, writes = 0;
 	struct crew busy, light;
@@ -981,6 +989,14 @@ TEST_F_TIMEOUT(stress, toggle_feature_and_knobs, 3000)
 			failed += !!sched_feat_set("SCHED_CACHE", 0);
 			sleep_ns(5000000ULL);
 			failed += !!sched_feat_set("SCHED_CACHE", 1);
+			writes += 2;
+		}
+		if (have_mech) {
+			const char *m = mech_feats[r % NMECH];
+
+			failed += !!sched_feat_set(m, 0);
+			sleep_ns(5000000ULL);
+			failed += !!sched_feat_set(m, 1);
 			writes += 2;
 		}
 		for (size_t i = 0; have_knobs && i < NKNOBS; i++) {
@@ -1006,6 +1022,9 @@ TEST_F_TIMEOUT(stress, toggle_feature_and_knobs, 3000)
 	crew_stop(&busy);
 	for (size_t i = 0; have_knobs && i < NKNOBS; i++) {
 		EXPECT_EQ(saved[i], knob_read(&knobs[i])) TH_LOG("%s not restored", knobs[i].name);
+	}
+	for (size_t i = 0; have_mech && i < NMECH; i++) {
+		EXPECT_EQ(1, sched_feat_state(mech_feats[i])) TH_LOG("%s not on again", mech_feats[i]);
 	}
 	if (have_knobs)
 		snprintf(extra, sizeof(extra), "%d writes (feature and %zu knobs)", writes, NKNOBS);

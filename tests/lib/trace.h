@@ -51,7 +51,7 @@ static inline int v2_traced(void)
  * DEBUG patch); a program run by hand, without it, looks for v2's debugfs
  * knobs. So does a bisection stage of make boot-test-each (v2-1..K):
  * there v2 is whatever of it the stage can show, and its tests run once
- * the knobs are in (patch 10).
+ * the knobs are in (patch 11).
  */
 static inline int kernel_is_v2(void)
 {
@@ -65,7 +65,7 @@ static inline int kernel_is_v2(void)
 }
 
 #define V2_UNSHOWN "a v2 kernel without sched_cache.* in /proc/<pid>/sched " \
-	"(series-v2 patch 2): this test observes v2 through them"
+	"(series-v2 patch 3): this test observes v2 through them"
 
 static inline int trace_event_enable(const char *event, int on)
 {
@@ -87,7 +87,6 @@ static inline void trace_on(int on)
 	write_str(TRACEFS "/tracing_on", on ? "1" : "0");
 }
 
-/* Does /sys/kernel/debug/sched/features list this feature (on or off)? */
 /*
  * Placement tests pin threads that barely touch memory, so NUMA balancing's
  * preferred node (which v2's scan and steering obey) follows a few page
@@ -100,20 +99,32 @@ static inline void numa_balancing_off(void)
 	write_str("/proc/sys/kernel/numa_balancing", "0");
 }
 
-static inline int sched_feat_exists(const char *feat)
+/*
+ * Is the feature listed in /sys/kernel/debug/sched/features: 1 on, 0 off
+ * ("NO_" before its name), -1 not listed
+ */
+static inline int sched_feat_state(const char *feat)
 {
 	char buf[4096], *p;
 	size_t len = strlen(feat);
+	int on;
 
 	if (read_str(SCHED_DEBUGFS "/features", buf, sizeof(buf)))
-		return 0;
-	for (p = strtok(buf, " "); p; p = strtok(NULL, " ")) {
-		if (!strncmp(p, "NO_", 3))
+		return -1;
+	for (p = strtok(buf, " \n"); p; p = strtok(NULL, " \n")) {
+		on = strncmp(p, "NO_", 3) != 0;
+		if (!on)
 			p += 3;
 		if (strlen(p) == len && !strncmp(p, feat, len))
-			return 1;
+			return on;
 	}
-	return 0;
+	return -1;
+}
+
+/* Does /sys/kernel/debug/sched/features list this feature (on or off)? */
+static inline int sched_feat_exists(const char *feat)
+{
+	return sched_feat_state(feat) >= 0;
 }
 
 static inline int sched_feat_set(const char *feat, int on)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What v2 shows of a process without tracing (series-v2 patches 2 and 7):
+ * What v2 shows of a process without tracing (series-v2 patches 3 and 8):
  * /proc/<pid>/sched has the process's preferred LLC and its scan counts,
  *
  *   sched_cache.preferred_llc            the LLC's id (its first CPU), -1
@@ -103,7 +103,7 @@ static inline int v2_shown(void)
 }
 
 #define SCHEDSTATS "/proc/sys/kernel/sched_schedstats"
-/* v2's tunables (patch 10) */
+/* v2's tunables (patch 11) */
 #define KNOBS "/sys/kernel/debug/sched/cache/"
 
 /*
