@@ -14,7 +14,11 @@ busybox=/bin/busybox
 command -v cpio >/dev/null || die "cpio not found: install package cpio (run 'make deps')"
 
 stage=$(mktemp -d "${out%/*}/.initramfs.XXXXXX")
-trap 'rm -rf "$stage"' EXIT
+# the image is written beside OUT under a name of its own and renamed: two
+# builds of one image at once (make boot-test beside make mutant-check)
+# once shared OUT.tmp, and a boot got a torn image ("No working init")
+img=$(mktemp "$out.XXXXXX")
+trap 'rm -rf "$stage" "$img"' EXIT
 mkdir -p "$stage"/bin "$stage"/sbin "$stage"/usr/bin "$stage"/proc "$stage"/sys \
 	"$stage"/dev "$stage"/tmp "$stage"/tests "$stage"/root
 cp $busybox "$stage/bin/busybox"
@@ -28,5 +32,6 @@ if [ -n "$extra" ]; then
 	[ -x "$extra/run" ] || die "EXTRA=$extra has no executable 'run'"
 	cp -r "$extra" "$stage/extra"
 fi
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.tmp"
-mv "$out.tmp" "$out"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$img"
+chmod 644 "$img"
+mv "$img" "$out"

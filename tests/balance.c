@@ -454,28 +454,32 @@ TEST_F_TIMEOUT(balance, aggregation, 120)
 #define SPREAD_SETTLE_NS	3000000000ULL
 #define CONTEND_DUTY_CORES	0.5
 
-/* The cores of LLC @k: its CPUs that are the first of their core */
-static int llc_cores(int k)
+/* The first CPU of @cpu's core (its SMT siblings), -1 if unknown */
+static int core_first_cpu(int cpu)
 {
 	char path[96];
 	cpu_set_t s;
-	int n = 0;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+	if (read_cpulist(path, &s) <= 0)
+		return -1;
+	for (int c = 0; c < CAS_MAX_CPUS; c++)
+		if (CPU_ISSET(c, &s))
+			return c;
+	return cpu;
+}
+
+/* The cores of LLC @k: its CPUs that are the first of their core */
+static int llc_cores(int k)
+{
+	int n = 0, first;
 
 	for (int cpu = 0; cpu < map.ncpus; cpu++) {
 		if (map.llc_of[cpu] != k)
 			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
-		if (read_cpulist(path, &s) <= 0) {
-			n++;
-			continue;
-		}
-		for (int c = 0; c < CPU_SETSIZE; c++) {
-			if (CPU_ISSET(c, &s)) {
-				n += c == cpu;
-				break;
-			}
-		}
+		first = core_first_cpu(cpu);
+		n += first < 0 || first == cpu;
 	}
 	return n;
 }
@@ -1169,21 +1173,12 @@ static int core_of[CAS_MAX_CPUS];
 /* core_of[]: the first CPU of each CPU's core; the LLC's cores, 0 without SMT */
 static int smt_cores_read(void)
 {
-	char path[96];
-	cpu_set_t s;
 	int cores = 0;
 
 	for (int cpu = 0; cpu < map.ncpus; cpu++) {
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
-		if (read_cpulist(path, &s) <= 0)
+		core_of[cpu] = core_first_cpu(cpu);
+		if (core_of[cpu] < 0)
 			return -1;
-		core_of[cpu] = cpu;
-		for (int c = 0; c < CAS_MAX_CPUS; c++)
-			if (CPU_ISSET(c, &s)) {
-				core_of[cpu] = c;
-				break;
-			}
 	}
 	for (int cpu = 0; cpu < map.ncpus; cpu++)
 		cores += map.llc_of[cpu] == 0 && core_of[cpu] == cpu;
