@@ -620,14 +620,10 @@ static void *pair_worker(void *arg)
 /* Stop both: a side that stopped leaves the other blocked in read() */
 static void pair_stop(struct crew *c, struct crew *s)
 {
-	atomic_store(&c->sh->stop, 1);
-	atomic_store(&s->sh->stop, 1);
 	kill(c->pid, SIGKILL);
 	kill(s->pid, SIGKILL);
-	waitpid(c->pid, NULL, 0);
-	waitpid(s->pid, NULL, 0);
-	munmap(c->sh, sizeof(*c->sh));
-	munmap(s->sh, sizeof(*s->sh));
+	crew_stop(c);
+	crew_stop(s);
 }
 
 /*
