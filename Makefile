@@ -266,12 +266,12 @@ TEST_TOPOLOGIES := 2x2x4 1x4x2 2x1x4 1x2x2x2
 ## what CI runs: fresh-check (quick), check, selftest, none on 2x2x4,
 ## model-test, v2 on four topologies; stops at the first failure
 test:
-	@$(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=root
-	@$(MAKE) --no-print-directory check SERIES=v2
-	@$(MAKE) --no-print-directory selftest
-	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY=2x2x4
-	@$(MAKE) --no-print-directory model-test SERIES=none
-	@$(MAKE) --no-print-directory boot-test SERIES=v2 TOPOLOGY="$(TEST_TOPOLOGIES)"
+	@qemu/stage.sh fresh-check $(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=root
+	@qemu/stage.sh check $(MAKE) --no-print-directory check SERIES=v2
+	@qemu/stage.sh selftest $(MAKE) --no-print-directory selftest
+	@qemu/stage.sh boot-none $(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY=2x2x4
+	@qemu/stage.sh model-test $(MAKE) --no-print-directory model-test SERIES=none
+	@qemu/stage.sh boot-v2 $(MAKE) --no-print-directory boot-test SERIES=v2 TOPOLOGY="$(TEST_TOPOLOGIES)"
 
 # The sanitizers on the posted code: v2 on the debug kernel (KASAN, UBSAN,
 # kmemleak, lockdep, full preemption), the reliability storms at full
@@ -327,16 +327,16 @@ mutant-check:
 ## 2x2x4, none on the other topologies, v1 on 2x2x4, lb-compare,
 ## nofeature-check, mutant-check and debug-check; run it before posting
 test-full: test
-	@$(MAKE) --no-print-directory fresh-check FRESH=full FRESH_AS=root
-	@$(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=user
-	@$(MAKE) --no-print-directory fresh-check FRESH=plants
-	@$(MAKE) --no-print-directory boot-test SERIES=v2-nodebug TOPOLOGY=2x2x4
-	@$(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="$(filter-out 2x2x4,$(TEST_TOPOLOGIES))"
-	@$(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4
-	@$(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
-	@$(MAKE) --no-print-directory nofeature-check
-	@$(MAKE) --no-print-directory mutant-check
-	@$(MAKE) --no-print-directory debug-check
+	@qemu/stage.sh fresh-full $(MAKE) --no-print-directory fresh-check FRESH=full FRESH_AS=root
+	@qemu/stage.sh fresh-user $(MAKE) --no-print-directory fresh-check FRESH=quick FRESH_AS=user
+	@qemu/stage.sh fresh-plants $(MAKE) --no-print-directory fresh-check FRESH=plants
+	@qemu/stage.sh boot-v2-nodebug $(MAKE) --no-print-directory boot-test SERIES=v2-nodebug TOPOLOGY=2x2x4
+	@qemu/stage.sh boot-none-rest $(MAKE) --no-print-directory boot-test SERIES=none TOPOLOGY="$(filter-out 2x2x4,$(TEST_TOPOLOGIES))"
+	@qemu/stage.sh boot-v1 $(MAKE) --no-print-directory boot-test SERIES=v1 TOPOLOGY=2x2x4
+	@qemu/stage.sh lb-compare $(MAKE) --no-print-directory lb-compare TOPOLOGY=2x2x4
+	@qemu/stage.sh nofeature-check $(MAKE) --no-print-directory nofeature-check
+	@qemu/stage.sh mutant-check $(MAKE) --no-print-directory mutant-check
+	@qemu/stage.sh debug-check $(MAKE) --no-print-directory debug-check
 
 ## remove logs, guest programs and initramfs images
 clean:
