@@ -67,6 +67,7 @@
  * which reads schedstat, runs on any kernel ('balance -t
  * full_llc_beside_idle' from an EXTRA dir boots it on the unpatched one).
  */
+#include <dirent.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <signal.h>
@@ -1494,38 +1495,41 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
 /*
  * A fully busy LLC beside idle ones (review finding F3a): a process of as
  * many always-busy threads as an LLC has CPUs, pinned into one LLC until
- * it prefers it (as in 'switching'), while fillers keep every other CPU
- * busy; then released to every CPU, and the fillers stop, so that the
+ * it prefers it (as in 'switching'), then released to every CPU, while the
  * other LLCs of its node are idle. The series leaves an LLC without spare
  * capacity to the balancer as if nothing were preferred, so an idle LLC
  * next to it must take work, as on the unpatched kernel, and the balancer
  * must not spin on a move it is not allowed to make.
  *
- * The fillers: with the other LLCs idle while the threads were pinned,
- * their CPUs' balances failed on pinned tasks for 1.5 s and backed off to
- * MAX_PINNED_INTERVAL (512 ms), so the move after the release waited for
- * the interval the test itself had left. The sampler runs pinned to the
- * last CPU of another LLC (of the node where it has one: sampler_cpu()):
- * left free, its wakeups moved from core to core of the idle LLC, and
- * should_we_balance() gives the balance above the LLC to the first CPU of
- * an idle core; each change of that CPU resets the failure count of the
- * one that was balancing (out_balanced), and the active balance needs
- * cache_nice_tries + 3 failures in a row on one CPU.
+ * This process (the sampler, and on v2 the watch thread of
+ * watched_start(), each waking every 10 ms) runs pinned to the last CPU
+ * of another LLC, of the node where there is one (sampler_cpu(): the
+ * last CPU, as should_we_balance() gives the balance above the LLC to
+ * the first CPU of an idle core). Left free, its wakeups moved from core
+ * to core of the idle LLC, each move changed that CPU, and the change
+ * reset the failure count of the one that had been balancing
+ * (out_balanced); the active balance needs cache_nice_tries + 3 failures
+ * in a row on one CPU.
  *
- * Up to FULL_TRIES releases, each judged on every criterion below; the
- * first that meets them all passes, and the last one is judged when none
- * does. Why: the time to the first move is the unpatched balancer's own,
- * and it has a tail that this test does not cause. Traced on 1x2x2x2
- * (2026-12-08, v2, trace_printk in sched_balance_rq(); v2's holds refused
- * nothing, the LLC being full): the nohz idle balance ran in ksoftirqd on
- * the CPU that should balance, which is then not idle, so
- * should_we_balance() reset that CPU's own count and the next CPU began
- * again; the move took 0 to 653 ms in most releases and 986 to 2302 ms in
- * about one in six (CI once: 2190 ms). The unpatched kernel took 111 to
- * 438 ms in 10 releases alone. A hold that keeps a full LLC from spilling
- * fails every release, which is what this test is for; v2's heavier tail is an
- * open finding of issue 38 (the balance pass's cost), not hidden here:
- * each release's figures are printed.
+ * Traced on 1x2x2x2 (2026-12-08, trace_printk() in sched_balance_rq()
+ * of a v2 kernel built for it): v2's holds refused nothing (the LLC is
+ * full); unpinned, the first move took 986 to 2302 ms in about one
+ * release in six on v2 (CI once: 2190 ms), SCHED_CACHE on or off alike,
+ * while the unpatched kernel, which has no watch thread, stayed under
+ * 440 ms. Pinned: 23 to 187 ms in 10 releases on 1x2x2x2, and on 2x2x4
+ * 65 to 445 ms in 9 of 10 and 1834 ms once. That tail is the balancer's:
+ * the nohz idle balance, when it runs in ksoftirqd on the CPU that should
+ * balance, makes that CPU busy for should_we_balance(), which then resets
+ * its own count (seen in the trace), and the pinned stretch leaves the
+ * idle CPUs' interval backed off.
+ *
+ * So up to FULL_TRIES releases. On-CPU time and active balances are
+ * judged on every release; a release whose first move misses the bound is
+ * printed and the scenario runs again; the first release within the
+ * bound is judged on the rest (the last one when none is). A hold that
+ * keeps a full LLC from spilling misses the bound in every release,
+ * which is what this test is for; a tail of about one release in ten
+ * misses it three times in a row about once in a thousand boots.
  *
  * Where the threads run: sampled every FULL_SAMPLE_NS for FULL_WINDOW_NS
  * after the release, each thread's CPU (its /proc stat) and on-CPU time
@@ -1537,13 +1541,15 @@ TEST_F_TIMEOUT(balance, hotplug_keeps_aggregation, 300)
  *   read from the domain's debugfs: 4 x 16 ms x 16 = 1024 ms on 2x2x4 (PKG
  *   of 8 CPUs). Threads alone on their CPUs move only by active balance,
  *   after more than cache_nice_tries + 2 failed balances in a row; at the
- *   busy interval that is 4 of them. Another LLC of the node
+ *   busy interval that is 4 of them. The idle CPUs pulling are faster, but
+ *   the pinned stretch leaves their interval backed off to as much as
+ *   MAX_PINNED_INTERVAL (512 ms) at the release. Another LLC of the node
  *   or another node: the series leaves the NUMA levels to the unpatched
  *   balancer, which on two nodes may take the thread first (181 ms once
  *   on 2x2x4, the idle LLC of the node then left idle, as the three
- *   threads left in their LLC each have a CPU). Measured before the
- *   fillers: 0 to 513 ms with v2, 58 to 529 ms unpatched (2x2x4, 1x4x2,
- *   1x2x2x2), besides the tail above; the time to the
+ *   threads left in their LLC each have a CPU). Measured: 0 to 513 ms
+ *   with v2, 58 to 529 ms unpatched (2x2x4, 1x4x2, 1x2x2x2), besides the
+ *   tail above; the time to the
  *   node's other LLC is printed too.
  * - in the last second of the window, the threads' on-CPU time outside the
  *   LLC is at least FULL_OUT_MIN of one thread's worth: at least one thread
@@ -2096,6 +2102,27 @@ static int sampler_cpu(int home)
 	return same >= 0 ? same : other;
 }
 
+/*
+ * Set the affinity of every thread of this process (the sampler and, on
+ * v2, the watch thread of watched_start(), which wakes every WATCH_MS):
+ * the number of threads it failed for.
+ */
+static int pin_self(const cpu_set_t *s)
+{
+	struct dirent *d;
+	int failed = 0;
+	DIR *dir;
+
+	dir = opendir("/proc/self/task");
+	if (!dir)
+		return 1;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			failed += sched_setaffinity(atoi(d->d_name), sizeof(*s), s) != 0;
+	closedir(dir);
+	return failed;
+}
+
 TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 {
 	int home = first_shared_node_llc(), n, dom, first_cpu, node, samples = 0, have_st1 = 0;
@@ -2108,8 +2135,8 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 	long min_iv, max_iv, busy_factor, nice_tries;
 	struct lb_stat st0, st1, st2;
 	char name[32] = "?", where[320];
-	cpu_set_t s, span;
-	struct crew c, fill;
+	cpu_set_t s, span, mine;
+	struct crew c;
 	struct tally t;
 	int o;
 
@@ -2133,6 +2160,7 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 
 	scpu = sampler_cpu(home);
 	ASSERT_LE(0, scpu) TH_LOG("no CPU outside LLC %d for the sampler", home);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(mine), &mine));
 
 	n = llc_size(&map, home);
 	if (self->v2) {
@@ -2172,13 +2200,6 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 		watched_start(&c, n, BUSY);
 		llc_mask(home, &s);
 		EXPECT_EQ(0, crew_pin(&c, &s));
-		/* the fillers: every other CPU busy while the crew is pinned */
-		all_cpus(&map, &s);
-		for (int cpu = 0; cpu < map.ncpus; cpu++)
-			if (map.llc_of[cpu] == home)
-				CPU_CLR(cpu, &s);
-		crew_start(&fill, CPU_COUNT(&s), BUSY);
-		EXPECT_EQ(0, crew_pin(&fill, &s));
 		/* as in 'switching': the preference forms within a second */
 		sleep_ns(1500000000ULL);
 		if (self->v2) {
@@ -2186,27 +2207,23 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 			ASSERT_EQ(home, t.last_pref) {
 				ksft_print_msg("full_llc: pinned into LLC %d, the process prefers %d\n",
 					       home, t.last_pref);
-				crew_stop(&fill);
 				watched_stop(&c);
 			}
 		}
 
-		/* after the crew's fork, which would have inherited it */
+		/* after the crew's fork, whose children would have inherited it */
 		CPU_ZERO(&s);
 		CPU_SET(scpu, &s);
-		ASSERT_EQ(0, sched_setaffinity(0, sizeof(s), &s)) {
-			ksft_print_msg("full_llc: cannot pin the sampler to cpu%d\n", scpu);
-			crew_stop(&fill);
+		ASSERT_EQ(0, pin_self(&s)) {
+			ksft_print_msg("full_llc: cannot pin this process to cpu%d\n", scpu);
 			watched_stop(&c);
 		}
-		/* released while the other LLCs are still full, then they empty */
 		all_cpus(&map, &s);
-		EXPECT_EQ(0, crew_pin(&c, &s));
-		crew_stop(&fill);
 		for (int i = 0; i < n; i++)
 			start[i] = prev[i] = thread_oncpu_ns(&c, i);
 		lb_stat_read(&span, &st0);
 		t_rel = mono_s();
+		EXPECT_EQ(0, crew_pin(&c, &s));
 		while ((t_now = mono_s() - t_rel) < FULL_WINDOW_NS / 1e9) {
 			int last = t_now >= FULL_WINDOW_NS / 1e9 - 1.0;
 
@@ -2253,8 +2270,7 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 			tally(&t, c.pid, t_rel, -1);
 		}
 		watched_stop(&c);
-		all_cpus(&map, &s);
-		sched_setaffinity(0, sizeof(s), &s);
+		EXPECT_EQ(0, pin_self(&mine));
 
 		out_threads = last_total > 0 ? n * last_out / last_total : 0;
 		o = 0;
@@ -2292,24 +2308,24 @@ TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 		ksft_print_msg("full_llc: lb_failed %.2f per CPU per second (max %.1f), alb_count %.2f "
 			       "per second (max %.1f)\n", fail_rate, LB_FAILED_MAX, alb_rate, ALB_MAX);
 
-		if (first_out >= 0 && first_out <= bound_ms && out_threads >= FULL_OUT_MIN &&
-		    oncpu_min >= FULL_ONCPU_MIN && fail_rate <= LB_FAILED_MAX &&
-		    alb_rate <= ALB_MAX)
+		/* what a slow first move does not excuse: every release */
+		EXPECT_GE(oncpu_min, FULL_ONCPU_MIN) TH_LOG("release %d", try);
+		EXPECT_LE(alb_rate, ALB_MAX) TH_LOG("release %d", try);
+		if (first_out >= 0 && first_out <= bound_ms)
 			break;
 		if (try < FULL_TRIES)
-			ksft_print_msg("full_llc: release %d of at most %d missed a criterion: "
-				       "again\n", try, FULL_TRIES);
+			ksft_print_msg("full_llc: release %d of at most %d: no thread out within "
+				       "the bound, again\n", try, FULL_TRIES);
 	}
 	if (try > FULL_TRIES)
 		try = FULL_TRIES;
 	ksft_print_msg("full_llc: judged: release %d of at most %d\n", try, FULL_TRIES);
 
+	/* the release judged: the first whose first move came within the bound */
 	EXPECT_LE(0, first_out) TH_LOG("no thread ran in another LLC");
 	EXPECT_LE(first_out, bound_ms);
 	EXPECT_GE(out_threads, FULL_OUT_MIN);
-	EXPECT_GE(oncpu_min, FULL_ONCPU_MIN);
 	EXPECT_LE(fail_rate, LB_FAILED_MAX);
-	EXPECT_LE(alb_rate, ALB_MAX);
 }
 
 int main(int argc, char **argv)
