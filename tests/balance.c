@@ -2125,13 +2125,14 @@ static int pin_self(const cpu_set_t *s)
 
 TEST_F_TIMEOUT(lb, full_llc_beside_idle, 120)
 {
-	int home = first_shared_node_llc(), n, dom, first_cpu, node, samples = 0, have_st1 = 0;
+	/* the figures of one release are set afresh at the start of each */
+	int home = first_shared_node_llc(), n, dom, first_cpu, node, samples, have_st1;
 	int scpu, try;
 	unsigned long long start[CAS_MAX_CPUS], prev[CAS_MAX_CPUS];
-	double ns_in[CAS_MAX_CPUS] = { 0 }, last_in[CAS_MAX_CPUS] = { 0 }, first_in[CAS_MAX_CPUS];
-	double first_out = -1, first_node = -1, t_rel, t_now, t_st1 = 0, secs, bound_ms;
-	double last_total = 0, last_out = 0, out_threads, fail_rate, alb_rate;
-	double oncpu[CAS_MAX_CPUS], oncpu_min = 100, oncpu_sum = 0;
+	double ns_in[CAS_MAX_CPUS], last_in[CAS_MAX_CPUS], first_in[CAS_MAX_CPUS];
+	double first_out, first_node, t_rel, t_now, t_st1 = 0, secs, bound_ms;
+	double last_total, last_out, out_threads, fail_rate, alb_rate;
+	double oncpu[CAS_MAX_CPUS], oncpu_min, oncpu_sum;
 	long min_iv, max_iv, busy_factor, nice_tries;
 	struct lb_stat st0, st1, st2;
 	char name[32] = "?", where[320];
